@@ -1,0 +1,40 @@
+/* gst-cudasmooth — the fast CPU path: float arithmetic, all cores.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Computes what the double references in cs_reference.h compute, within 1 LSB. The
+ * elements use it where no GPU is. src and dst have the same size and layout and may be
+ * the same image; alpha/x is copied through. Scratch memory lives in a workspace that the
+ * caller keeps between frames, so steady-state frames allocate nothing.
+ * Each function returns 0, or −1 when memory runs out.
+ */
+#ifndef CS_CPU_H
+#define CS_CPU_H
+
+#include <stddef.h>
+
+#include "cs_image.h"
+#include "cs_params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  void *mem;
+  size_t size;
+} CsCpuWorkspace;
+
+void cs_cpu_workspace_clear (CsCpuWorkspace *ws);
+
+int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *p,
+    int n_threads, CsCpuWorkspace *ws);
+int cs_cpu_bilateral (const CsImage *src, CsImage *dst, const CsBilateralParams *p,
+    int n_threads, CsCpuWorkspace *ws);
+int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams *p,
+    int n_threads, CsCpuWorkspace *ws);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CS_CPU_H */

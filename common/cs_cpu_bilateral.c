@@ -1,0 +1,208 @@
+/* Bilateral filter, fast CPU path (float, all cores): same definition as cs_ref_bilateral.c.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The exact filter's range weight depends only on D = ‖I(p) − I(q)‖², an integer in
+ * 0..3·255² for 8-bit input, so it is tabulated once per frame; the frame is copied into a
+ * border-padded buffer so the window loop needs no clamping. The separable mode's column
+ * pass measures distances on the float row-pass output and evaluates the kernel directly.
+ */
+#include "cs_cpu.h"
+#include "cs_cpu_util.h"
+#include "cs_parallel.h"
+
+#include <math.h>
+
+#define MAX_D (3 * 255 * 255)
+
+typedef struct {
+  const CsImage *src;
+  CsImage *dst;
+  const CsBilateralParams *p;
+  int r, pw;               /* radius, padded width */
+  uint8_t *pad;            /* (w+2r) x (h+2r) x 4, colour in bytes 0..2 */
+  float *range_lut;        /* MAX_D + 1 */
+  float *spatial;          /* (2r+1)² for exact, 2r+1 for separable */
+  float *tmp;              /* separable: w x h x 3 row-pass output */
+} Job;
+
+static int clampi (int v, int lo, int hi)
+{
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
+static void pad_rows (void *arg, int begin, int end, int worker)
+{
+  const Job *j = arg;
+  const CsImage *s = j->src;
+  const int co = cs_colour_offset (s->alpha_offset);
+  (void) worker;
+  for (int py = begin; py < end; py++) {
+    const int y = clampi (py - j->r, 0, s->height - 1);
+    uint8_t *o = j->pad + (size_t) py * j->pw * 4;
+    for (int px = 0; px < j->pw; px++) {
+      const uint8_t *i = cs_image_pixel (s, clampi (px - j->r, 0, s->width - 1), y) + co;
+      o[4 * px + 0] = i[0];
+      o[4 * px + 1] = i[1];
+      o[4 * px + 2] = i[2];
+      o[4 * px + 3] = 0;
+    }
+  }
+}
+
+static double range_weight (const CsBilateralParams *p, double d2)
+{
+  const double t = d2 / (2.0 * p->sigma_r * p->sigma_r);
+  return p->range_kernel == CS_RANGE_KERNEL_LORENTZIAN ? 1.0 / (1.0 + t) : exp (-t);
+}
+
+static void fill_lut (void *arg, int begin, int end, int worker)
+{
+  const Job *j = arg;
+  (void) worker;
+  for (int d = begin; d < end; d++)
+    j->range_lut[d] = (float) range_weight (j->p, d);
+}
+
+static void store (const Job *j, int x, int y, const float num[3], float den)
+{
+  const CsImage *s = j->src;
+  CsImage *d = j->dst;
+  const int co = cs_colour_offset (d->alpha_offset);
+  const uint8_t alpha = cs_image_pixel (s, x, y)[s->alpha_offset];
+  uint8_t *o = cs_image_pixel (d, x, y);
+  for (int c = 0; c < 3; c++)
+    o[co + c] = cs_quantise_f (num[c] / den);
+  o[d->alpha_offset] = alpha;
+}
+
+static void exact_rows (void *arg, int begin, int end, int worker)
+{
+  const Job *j = arg;
+  const int r = j->r, n = 2 * r + 1, w = j->src->width;
+  (void) worker;
+  for (int y = begin; y < end; y++)
+    for (int x = 0; x < w; x++) {
+      const uint8_t *centre = j->pad + ((size_t) (y + r) * j->pw + x + r) * 4;
+      float num[3] = { 0.f, 0.f, 0.f }, den = 0.f;
+      for (int dy = 0; dy < n; dy++) {
+        const uint8_t *q = j->pad + ((size_t) (y + dy) * j->pw + x) * 4;
+        const float *ws = j->spatial + dy * n;
+        for (int dx = 0; dx < n; dx++, q += 4) {
+          const int d0 = q[0] - centre[0], d1 = q[1] - centre[1], d2 = q[2] - centre[2];
+          const float wt = ws[dx] * j->range_lut[d0 * d0 + d1 * d1 + d2 * d2];
+          num[0] += wt * q[0];
+          num[1] += wt * q[1];
+          num[2] += wt * q[2];
+          den += wt;
+        }
+      }
+      store (j, x, y, num, den);
+    }
+}
+
+/* Separable, pass 1: along rows of the 8-bit input, into tmp. */
+static void separable_rows (void *arg, int begin, int end, int worker)
+{
+  const Job *j = arg;
+  const int r = j->r, w = j->src->width;
+  (void) worker;
+  for (int y = begin; y < end; y++)
+    for (int x = 0; x < w; x++) {
+      const uint8_t *centre = j->pad + ((size_t) (y + r) * j->pw + x + r) * 4;
+      const uint8_t *q = j->pad + ((size_t) (y + r) * j->pw + x) * 4;
+      float num[3] = { 0.f, 0.f, 0.f }, den = 0.f;
+      for (int dx = 0; dx <= 2 * r; dx++, q += 4) {
+        const int d0 = q[0] - centre[0], d1 = q[1] - centre[1], d2 = q[2] - centre[2];
+        const float wt = j->spatial[dx] * j->range_lut[d0 * d0 + d1 * d1 + d2 * d2];
+        num[0] += wt * q[0];
+        num[1] += wt * q[1];
+        num[2] += wt * q[2];
+        den += wt;
+      }
+      float *o = j->tmp + 3 * ((size_t) y * w + x);
+      for (int c = 0; c < 3; c++)
+        o[c] = num[c] / den;
+    }
+}
+
+/* Separable, pass 2: along columns of tmp, distances measured on tmp. */
+static void separable_columns (void *arg, int begin, int end, int worker)
+{
+  const Job *j = arg;
+  const int r = j->r, w = j->src->width, h = j->src->height;
+  const float inv = (float) (1.0 / (2.0 * j->p->sigma_r * j->p->sigma_r));
+  const int lorentz = j->p->range_kernel == CS_RANGE_KERNEL_LORENTZIAN;
+  (void) worker;
+  for (int y = begin; y < end; y++)
+    for (int x = 0; x < w; x++) {
+      const float *centre = j->tmp + 3 * ((size_t) y * w + x);
+      float num[3] = { 0.f, 0.f, 0.f }, den = 0.f;
+      for (int dy = -r; dy <= r; dy++) {
+        const float *q = j->tmp + 3 * ((size_t) clampi (y + dy, 0, h - 1) * w + x);
+        const float d0 = q[0] - centre[0], d1 = q[1] - centre[1], d2 = q[2] - centre[2];
+        const float t = (d0 * d0 + d1 * d1 + d2 * d2) * inv;
+        const float wt = j->spatial[dy + r] * (lorentz ? 1.0f / (1.0f + t) : expf (-t));
+        num[0] += wt * q[0];
+        num[1] += wt * q[1];
+        num[2] += wt * q[2];
+        den += wt;
+      }
+      store (j, x, y, num, den);
+    }
+}
+
+static void copy_rows (void *arg, int begin, int end, int worker)
+{
+  const Job *j = arg;
+  CsImage src = *j->src, dst = *j->dst;
+  (void) worker;
+  src.data = cs_image_pixel (j->src, 0, begin);
+  dst.data = cs_image_pixel (j->dst, 0, begin);
+  src.height = dst.height = end - begin;
+  cs_image_copy (&src, &dst);
+}
+
+int cs_cpu_bilateral (const CsImage *src, CsImage *dst, const CsBilateralParams *p,
+    int n_threads, CsCpuWorkspace *ws)
+{
+  const int w = src->width, h = src->height;
+  if (n_threads < 1)
+    n_threads = 1;
+  if (cs_bilateral_is_identity (p)) {
+    Job j = { .src = src, .dst = dst };
+    if (src != dst)
+      cs_parallel_for (h, n_threads, copy_rows, &j);
+    return 0;
+  }
+  const int r = cs_bilateral_effective_radius (p), n = 2 * r + 1;
+  const int separable = p->mode == CS_BILATERAL_SEPARABLE;
+  const int pw = w + 2 * r, ph = h + 2 * r;
+  const size_t sizes[4] = {
+    (size_t) pw * ph * 4, (MAX_D + 1) * sizeof (float), (size_t) n * n * sizeof (float),
+    separable ? (size_t) w * h * 3 * sizeof (float) : 0,
+  };
+  void *a[4];
+  if (cs_workspace_carve (ws, 4, sizes, a) != 0)
+    return -1;
+  Job j = { src, dst, p, r, pw, a[0], a[1], a[2], a[3] };
+
+  for (int dy = -r; dy <= r; dy++)
+    for (int dx = -r; dx <= r; dx++) {
+      const int d2 = separable ? dy * dy : dx * dx + dy * dy;
+      const float v = (float) exp (-(double) d2 / (2.0 * p->sigma * p->sigma));
+      if (separable) {
+        j.spatial[dy + r] = v;
+        break;
+      }
+      j.spatial[(dy + r) * n + dx + r] = v;
+    }
+  cs_parallel_for (ph, n_threads, pad_rows, &j);
+  cs_parallel_for (MAX_D + 1, n_threads, fill_lut, &j);
+  if (separable) {
+    cs_parallel_for (h, n_threads, separable_rows, &j);
+    cs_parallel_for (h, n_threads, separable_columns, &j);
+  } else {
+    cs_parallel_for (h, n_threads, exact_rows, &j);
+  }
+  return 0;
+}

@@ -1,0 +1,280 @@
+/* Edge-aware Gaussian, fast CPU path (float, all cores).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Same recursions as cs_ref_edgeaware.c. The costly part of eq. (4) is b^δ and Φ's
+ * coefficients at every sample; but δ = sqrt(1 + (σs/σr)² D) where D, the squared colour
+ * difference of two 8-bit pixels, is an integer in 0..3·255². So each iteration tabulates
+ * the coefficients once per D that occurs (computed in double, stored in float) and the
+ * sweeps only look them up. Vertical passes run as horizontal passes on the transpose.
+ */
+#include "cs_cpu.h"
+#include "cs_cpu_util.h"
+#include "cs_coeffs.h"
+#include "cs_parallel.h"
+
+#include <complex.h>
+#include <math.h>
+#include <string.h>
+
+/* Per D and pole: causal g = cc f[k] + cp f[k−1] + bd g;
+ * anticausal g = an f[k+1] + ac f[k] + bd g (eq. 4 with Φ expanded). */
+typedef struct {
+  float bd_re, bd_im, cc_re, cc_im, cp_re, cp_im, an_re, an_im, ac_re, ac_im;
+} PoleTerms;
+
+typedef struct {
+  PoleTerms pole[2];
+  float dt;
+} SpacingTerms;
+
+typedef struct {
+  float ci_re[2], ci_im[2];   /* causal steady state per unit input: a/(1−b) */
+  float ai_re[2], ai_im[2];   /* anticausal: a b/(1−b) */
+} Inits;
+
+typedef struct {
+  float *data;              /* width x height x 3, filtered in place row by row */
+  const uint32_t *d;        /* D between a pixel and its left neighbour (0 at x = 0) */
+  int width, height;
+  const SpacingTerms *lut;
+  Inits inits;
+  float warmup;
+  int segments;
+  float *lines;             /* n_threads scratch lines of width*3 */
+  int lines_per_thread_stride;
+} PassJob;
+
+static void filter_segment (const float *f, const uint32_t *d, int n, int st, int en,
+    const PassJob *job, float *out)
+{
+  const SpacingTerms *lut = job->lut;
+  const Inits *in = &job->inits;
+  int s = st;
+  float acc = 0.0f;
+  while (s > 0 && acc < job->warmup)
+    acc += lut[d[s--]].dt;
+
+  float gr[2][3], gi[2][3];
+  for (int i = 0; i < 2; i++)
+    for (int c = 0; c < 3; c++) {
+      gr[i][c] = in->ci_re[i] * f[3 * s + c];
+      gi[i][c] = in->ci_im[i] * f[3 * s + c];
+    }
+  for (int k = s; k < en; k++) {
+    if (k > s) {
+      const SpacingTerms *t = &lut[d[k]];
+      for (int i = 0; i < 2; i++) {
+        const PoleTerms *q = &t->pole[i];
+        for (int c = 0; c < 3; c++) {
+          const float fk = f[3 * k + c], fp = f[3 * (k - 1) + c];
+          const float r = q->cc_re * fk + q->cp_re * fp + q->bd_re * gr[i][c] - q->bd_im * gi[i][c];
+          const float m = q->cc_im * fk + q->cp_im * fp + q->bd_re * gi[i][c] + q->bd_im * gr[i][c];
+          gr[i][c] = r;
+          gi[i][c] = m;
+        }
+      }
+    }
+    if (k >= st)
+      for (int c = 0; c < 3; c++)
+        out[3 * k + c] = gr[0][c] + gr[1][c];
+  }
+
+  int e = en - 1;
+  acc = 0.0f;
+  while (e < n - 1 && acc < job->warmup)
+    acc += lut[d[++e]].dt;
+  for (int i = 0; i < 2; i++)
+    for (int c = 0; c < 3; c++) {
+      gr[i][c] = in->ai_re[i] * f[3 * e + c];
+      gi[i][c] = in->ai_im[i] * f[3 * e + c];
+    }
+  for (int k = e; k >= st; k--) {
+    if (k < e) {
+      const SpacingTerms *t = &lut[d[k + 1]];
+      for (int i = 0; i < 2; i++) {
+        const PoleTerms *q = &t->pole[i];
+        for (int c = 0; c < 3; c++) {
+          const float fn = f[3 * (k + 1) + c], fk = f[3 * k + c];
+          const float r = q->an_re * fn + q->ac_re * fk + q->bd_re * gr[i][c] - q->bd_im * gi[i][c];
+          const float m = q->an_im * fn + q->ac_im * fk + q->bd_re * gi[i][c] + q->bd_im * gr[i][c];
+          gr[i][c] = r;
+          gi[i][c] = m;
+        }
+      }
+    }
+    if (k < en)
+      for (int c = 0; c < 3; c++)
+        out[3 * k + c] += gr[0][c] + gr[1][c];
+  }
+}
+
+static void pass_rows (void *arg, int begin, int end, int worker)
+{
+  const PassJob *job = arg;
+  const int w = job->width;
+  float *out = job->lines + (size_t) worker * job->lines_per_thread_stride;
+  for (int y = begin; y < end; y++) {
+    float *row = job->data + (size_t) y * w * 3;
+    const uint32_t *d = job->d + (size_t) y * w;
+    for (int j = 0; j < job->segments; j++) {
+      int st, en;
+      cs_segment_bounds (w, job->segments, j, &st, &en);
+      if (en > st)
+        filter_segment (row, d, w, st, en, job, out);
+    }
+    memcpy (row, out, (size_t) w * 3 * sizeof (float));
+  }
+}
+
+typedef struct {
+  const CsImage *src;
+  float *rgb;
+  uint32_t *d_h, *d_v;      /* d_v stored transposed (height-major per column) */
+  uint32_t max_d[64];
+} PrepareJob;
+
+static uint32_t colour_d2 (const uint8_t *a, const uint8_t *b)
+{
+  const int d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
+  return (uint32_t) (d0 * d0 + d1 * d1 + d2 * d2);
+}
+
+static void prepare_rows (void *arg, int begin, int end, int worker)
+{
+  PrepareJob *job = arg;
+  const CsImage *src = job->src;
+  const int co = cs_colour_offset (src->alpha_offset), w = src->width, h = src->height;
+  uint32_t max_d = 0;
+  cs_cpu_unpack_rows (src, job->rgb, begin, end);
+  for (int y = begin; y < end; y++)
+    for (int x = 0; x < w; x++) {
+      const uint8_t *p = cs_image_pixel (src, x, y) + co;
+      const uint32_t dh = x == 0 ? 0 : colour_d2 (p, p - 4);
+      const uint32_t dv = y == 0 ? 0 : colour_d2 (p, p - src->stride);
+      job->d_h[(size_t) y * w + x] = dh;
+      job->d_v[(size_t) x * h + y] = dv;
+      max_d = dh > max_d ? dh : max_d;
+      max_d = dv > max_d ? dv : max_d;
+    }
+  job->max_d[worker] = max_d;
+}
+
+typedef struct {
+  SpacingTerms *lut;
+  double ratio2;
+  CsDericheCoeffs coeffs;
+} LutJob;
+
+static void fill_lut (void *arg, int begin, int end, int worker)
+{
+  const LutJob *job = arg;
+  (void) worker;
+  const CsDericheCoeffs *c = &job->coeffs;
+  for (int d = begin; d < end; d++) {
+    const double delta = sqrt (1.0 + job->ratio2 * d);
+    SpacingTerms *t = &job->lut[d];
+    t->dt = (float) delta;
+    for (int i = 0; i < 2; i++) {
+      const double complex a = CMPLX (c->a[i].re, c->a[i].im);
+      const double complex b = CMPLX (c->b[i].re, c->b[i].im);
+      const double complex r1 = CMPLX (c->r1[i].re, c->r1[i].im);
+      const double complex inv_r0 = CMPLX (c->inv_r0[i].re, c->inv_r0[i].im);
+      const double m = exp (delta * c->b_log_abs[i]);
+      const double complex bd = CMPLX (m * cos (delta * c->b_arg[i]), m * sin (delta * c->b_arg[i]));
+      const double complex x = (bd - 1.0) * inv_r0 / delta;
+      const double complex phi_to = x - r1 * b, phi_from = x - r1 * bd;
+      const double complex cc = a + phi_to, cp = -phi_from, an = a * bd - phi_from, ac = phi_to;
+      PoleTerms *q = &t->pole[i];
+      q->bd_re = (float) creal (bd);
+      q->bd_im = (float) cimag (bd);
+      q->cc_re = (float) creal (cc);
+      q->cc_im = (float) cimag (cc);
+      q->cp_re = (float) creal (cp);
+      q->cp_im = (float) cimag (cp);
+      q->an_re = (float) creal (an);
+      q->an_im = (float) cimag (an);
+      q->ac_re = (float) creal (ac);
+      q->ac_im = (float) cimag (ac);
+    }
+  }
+}
+
+typedef struct {
+  const float *rgb;
+  const CsImage *src;
+  CsImage *dst;
+} PackJob;
+
+static void pack_rows (void *arg, int begin, int end, int worker)
+{
+  const PackJob *job = arg;
+  (void) worker;
+  cs_cpu_pack_rows (job->rgb, job->src, job->dst, begin, end);
+}
+
+int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *p,
+    int n_threads, CsCpuWorkspace *ws)
+{
+  const int w = src->width, h = src->height, n_max = w > h ? w : h;
+  const size_t npix = (size_t) w * h;
+  if (n_threads < 1)
+    n_threads = 1;
+  if (n_threads > 64)
+    n_threads = 64;
+  const size_t max_entries = 3 * 255 * 255 + 1;
+  const size_t sizes[6] = {
+    npix * 3 * sizeof (float), npix * 3 * sizeof (float), npix * sizeof (uint32_t),
+    npix * sizeof (uint32_t), max_entries * sizeof (SpacingTerms),
+    (size_t) n_threads * n_max * 3 * sizeof (float),
+  };
+  void *a[6];
+  if (cs_workspace_carve (ws, 6, sizes, a) != 0)
+    return -1;
+  float *rgb = a[0], *rgb_t = a[1];
+  uint32_t *d_h = a[2], *d_v = a[3];
+  SpacingTerms *lut = a[4];
+  float *lines = a[5];
+
+  PrepareJob prep = { src, rgb, d_h, d_v, { 0 } };
+  cs_parallel_for (h, n_threads, prepare_rows, &prep);
+  uint32_t max_d = 0;
+  for (int t = 0; t < 64; t++)
+    max_d = prep.max_d[t] > max_d ? prep.max_d[t] : max_d;
+
+  const double ratio = p->sigma / p->sigma_r;
+  for (int it = 1; it <= p->iterations && p->sigma > 0.0; it++) {
+    const double sigma_i = cs_edgeaware_iteration_sigma (p, it);
+    LutJob lj = { .lut = lut, .ratio2 = ratio * ratio };
+    cs_deriche_coeffs (sigma_i, &lj.coeffs);
+    cs_parallel_for ((int) max_d + 1, n_threads, fill_lut, &lj);
+
+    PassJob job = {
+      .lut = lut, .warmup = (float) (p->kappa * sigma_i), .lines = lines,
+      .lines_per_thread_stride = n_max * 3,
+      .segments = p->blocks_per_stripe > 0 ? p->blocks_per_stripe : 1,
+    };
+    for (int i = 0; i < 2; i++) {
+      job.inits.ci_re[i] = (float) lj.coeffs.causal_init[i].re;
+      job.inits.ci_im[i] = (float) lj.coeffs.causal_init[i].im;
+      job.inits.ai_re[i] = (float) lj.coeffs.anticausal_init[i].re;
+      job.inits.ai_im[i] = (float) lj.coeffs.anticausal_init[i].im;
+    }
+    job.data = rgb;
+    job.d = d_h;
+    job.width = w;
+    job.height = h;
+    cs_parallel_for (h, n_threads, pass_rows, &job);
+
+    cs_cpu_transpose (rgb, rgb_t, w, h, 3 * sizeof (float), n_threads);
+    job.data = rgb_t;
+    job.d = d_v;
+    job.width = h;
+    job.height = w;
+    cs_parallel_for (w, n_threads, pass_rows, &job);
+    cs_cpu_transpose (rgb_t, rgb, h, w, 3 * sizeof (float), n_threads);
+  }
+
+  PackJob pj = { rgb, src, dst };
+  cs_parallel_for (h, n_threads, pack_rows, &pj);
+  return 0;
+}

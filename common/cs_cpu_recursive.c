@@ -1,0 +1,243 @@
+/* Recursive Gaussian, fast CPU path (float, all cores): same recursions and partitions as
+ * cs_ref_recursive.c; columns are filtered as rows of the transpose.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "cs_cpu.h"
+#include "cs_cpu_util.h"
+#include "cs_coeffs.h"
+#include "cs_parallel.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  float a_re[2], a_im[2], b_re[2], b_im[2];     /* Deriche a_i, b_i */
+  float ab_re[2], ab_im[2];                     /* a_i b_i */
+  float ci_re[2], ci_im[2], ai_re[2], ai_im[2]; /* steady states per unit input */
+  /* Young–van Vliet runs in double: at large σ, B ~ 1/q³ is far below float's resolution
+   * of the state (σ = 250: B ≈ 2.5e−7), so a float cascade loses the input. */
+  double B, a1, a2, a3, M[3][3];
+} Coeffs;
+
+typedef struct {
+  float *data;
+  int width, height;
+  int segments, warmup;
+  CsRecursiveAlgorithm algorithm;
+  Coeffs k;
+  void *lines;        /* per worker: a float line and a double line of n_max*3 */
+  size_t line_stride; /* values per line */
+} PassJob;
+
+static void deriche_segment (const PassJob *job, const float *f, int n, int st, int en, float *out)
+{
+  const Coeffs *k = &job->k;
+  const int s = st - job->warmup > 0 ? st - job->warmup : 0;
+  const int e = en - 1 + job->warmup < n - 1 ? en - 1 + job->warmup : n - 1;
+  float gr[2][3], gi[2][3];
+
+  for (int i = 0; i < 2; i++)
+    for (int c = 0; c < 3; c++) {
+      gr[i][c] = k->ci_re[i] * f[3 * s + c];
+      gi[i][c] = k->ci_im[i] * f[3 * s + c];
+    }
+  for (int x = s; x < en; x++) {
+    if (x > s)
+      for (int i = 0; i < 2; i++)
+        for (int c = 0; c < 3; c++) {
+          const float v = f[3 * x + c];
+          const float r = k->a_re[i] * v + k->b_re[i] * gr[i][c] - k->b_im[i] * gi[i][c];
+          const float m = k->a_im[i] * v + k->b_re[i] * gi[i][c] + k->b_im[i] * gr[i][c];
+          gr[i][c] = r;
+          gi[i][c] = m;
+        }
+    if (x >= st)
+      for (int c = 0; c < 3; c++)
+        out[3 * x + c] = gr[0][c] + gr[1][c];
+  }
+  for (int i = 0; i < 2; i++)
+    for (int c = 0; c < 3; c++) {
+      gr[i][c] = k->ai_re[i] * f[3 * e + c];
+      gi[i][c] = k->ai_im[i] * f[3 * e + c];
+    }
+  for (int x = e; x >= st; x--) {
+    if (x < e)
+      for (int i = 0; i < 2; i++)
+        for (int c = 0; c < 3; c++) {
+          const float v = f[3 * (x + 1) + c];
+          const float r = k->ab_re[i] * v + k->b_re[i] * gr[i][c] - k->b_im[i] * gi[i][c];
+          const float m = k->ab_im[i] * v + k->b_re[i] * gi[i][c] + k->b_im[i] * gr[i][c];
+          gr[i][c] = r;
+          gi[i][c] = m;
+        }
+    if (x < en)
+      for (int c = 0; c < 3; c++)
+        out[3 * x + c] += gr[0][c] + gr[1][c];
+  }
+}
+
+/* Forward pass of one partition of a Young–van Vliet line, into w[st, en). */
+static void yvv_forward (const PassJob *job, const float *f, int st, int en, double *w)
+{
+  const Coeffs *k = &job->k;
+  const int s = st - job->warmup > 0 ? st - job->warmup : 0;
+  double w1[3], w2[3], w3[3];
+  for (int c = 0; c < 3; c++)
+    w1[c] = w2[c] = w3[c] = f[3 * s + c];
+  for (int x = s; x < en; x++)
+    for (int c = 0; c < 3; c++) {
+      const double v = k->B * f[3 * x + c] + k->a1 * w1[c] + k->a2 * w2[c] + k->a3 * w3[c];
+      w3[c] = w2[c];
+      w2[c] = w1[c];
+      w1[c] = v;
+      if (x >= st)
+        w[3 * x + c] = v;
+    }
+}
+
+/* Backward pass of one partition, from Triggs–Sdika at e, on the whole line's w. */
+static void yvv_backward (const PassJob *job, const float *f, int n, int st, int en,
+    const double *w, float *out)
+{
+  const Coeffs *k = &job->k;
+  const int e = en - 1 + job->warmup < n - 1 ? en - 1 + job->warmup : n - 1;
+  double y1[3], y2[3], y3[3];
+  for (int c = 0; c < 3; c++) {
+    const double u = f[3 * e + c];
+    double dev[3], y[3];
+    for (int j = 0; j < 3; j++)
+      dev[j] = (e - j >= 0 ? w[3 * (e - j) + c] : u) - u;
+    for (int r = 0; r < 3; r++)
+      y[r] = u + k->M[r][0] * dev[0] + k->M[r][1] * dev[1] + k->M[r][2] * dev[2];
+    y1[c] = y[0];
+    y2[c] = y[1];
+    y3[c] = y[2];
+    if (e < en)
+      out[3 * e + c] = (float) y1[c];
+  }
+  for (int x = e - 1; x >= st; x--)
+    for (int c = 0; c < 3; c++) {
+      const double v = k->B * w[3 * x + c] + k->a1 * y1[c] + k->a2 * y2[c] + k->a3 * y3[c];
+      y3[c] = y2[c];
+      y2[c] = y1[c];
+      y1[c] = v;
+      if (x < en)
+        out[3 * x + c] = (float) v;
+    }
+}
+
+static void pass_rows (void *arg, int begin, int end, int worker)
+{
+  const PassJob *job = arg;
+  const int n = job->width;
+  float *out = (float *) ((char *) job->lines + (size_t) worker * job->line_stride * 12);
+  double *w = (double *) (out + job->line_stride);
+  for (int y = begin; y < end; y++) {
+    float *row = job->data + (size_t) y * n * 3;
+    const int is_yvv = job->algorithm == CS_RECURSIVE_YOUNG_VAN_VLIET;
+    for (int pass = is_yvv ? 0 : 1; pass < 2; pass++)
+      for (int j = 0; j < job->segments; j++) {
+        int st, en;
+        cs_segment_bounds (n, job->segments, j, &st, &en);
+        if (en <= st)
+          continue;
+        if (!is_yvv)
+          deriche_segment (job, row, n, st, en, out);
+        else if (pass == 0)
+          yvv_forward (job, row, st, en, w);
+        else
+          yvv_backward (job, row, n, st, en, w, out);
+      }
+    memcpy (row, out, (size_t) n * 3 * sizeof (float));
+  }
+}
+
+static void set_coeffs (double sigma, Coeffs *k)
+{
+  CsDericheCoeffs d;
+  CsYvvCoeffs y;
+  cs_deriche_coeffs (sigma, &d);
+  cs_yvv_coeffs (sigma, &y);
+  for (int i = 0; i < 2; i++) {
+    k->a_re[i] = (float) d.a[i].re;
+    k->a_im[i] = (float) d.a[i].im;
+    k->b_re[i] = (float) d.b[i].re;
+    k->b_im[i] = (float) d.b[i].im;
+    k->ab_re[i] = (float) (d.a[i].re * d.b[i].re - d.a[i].im * d.b[i].im);
+    k->ab_im[i] = (float) (d.a[i].re * d.b[i].im + d.a[i].im * d.b[i].re);
+    k->ci_re[i] = (float) d.causal_init[i].re;
+    k->ci_im[i] = (float) d.causal_init[i].im;
+    k->ai_re[i] = (float) d.anticausal_init[i].re;
+    k->ai_im[i] = (float) d.anticausal_init[i].im;
+  }
+  k->B = y.B;
+  k->a1 = y.a1;
+  k->a2 = y.a2;
+  k->a3 = y.a3;
+  memcpy (k->M, y.M, sizeof k->M);
+}
+
+typedef struct {
+  const CsImage *src;
+  CsImage *dst;
+  float *rgb;
+} RowsJob;
+
+static void unpack (void *arg, int begin, int end, int worker)
+{
+  const RowsJob *j = arg;
+  (void) worker;
+  cs_cpu_unpack_rows (j->src, j->rgb, begin, end);
+}
+
+static void pack (void *arg, int begin, int end, int worker)
+{
+  const RowsJob *j = arg;
+  (void) worker;
+  cs_cpu_pack_rows (j->rgb, j->src, j->dst, begin, end);
+}
+
+int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams *p,
+    int n_threads, CsCpuWorkspace *ws)
+{
+  const int w = src->width, h = src->height, n_max = w > h ? w : h;
+  const size_t npix = (size_t) w * h;
+  const size_t line_stride = ((size_t) n_max * 3 + 1) & ~(size_t) 1;  /* keeps doubles aligned */
+  if (n_threads < 1)
+    n_threads = 1;
+  if (n_threads > 64)
+    n_threads = 64;
+  const size_t sizes[3] = {
+    npix * 3 * sizeof (float), npix * 3 * sizeof (float),
+    (size_t) n_threads * line_stride * (sizeof (float) + sizeof (double)),
+  };
+  void *a[3];
+  if (cs_workspace_carve (ws, 3, sizes, a) != 0)
+    return -1;
+  float *rgb = a[0], *rgb_t = a[1];
+  RowsJob rj = { src, dst, rgb };
+  cs_parallel_for (h, n_threads, unpack, &rj);
+
+  if (p->sigma > 0.0) {
+    PassJob job = {
+      .segments = p->blocks_per_stripe > 0 ? p->blocks_per_stripe : 1,
+      .warmup = (int) ceil (p->kappa * p->sigma),
+      .algorithm = p->algorithm,
+      .lines = a[2],
+      .line_stride = line_stride,
+    };
+    set_coeffs (p->sigma, &job.k);
+    job.data = rgb;
+    job.width = w;
+    job.height = h;
+    cs_parallel_for (h, n_threads, pass_rows, &job);
+    cs_cpu_transpose (rgb, rgb_t, w, h, 3 * sizeof (float), n_threads);
+    job.data = rgb_t;
+    job.width = h;
+    job.height = w;
+    cs_parallel_for (w, n_threads, pass_rows, &job);
+    cs_cpu_transpose (rgb_t, rgb, h, w, 3 * sizeof (float), n_threads);
+  }
+  cs_parallel_for (h, n_threads, pack, &rj);
+  return 0;
+}

@@ -1,0 +1,122 @@
+/* gst-cudasmooth — the one parameter struct of each filter, its ranges and defaults.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Defined once here and passed by pointer to the references, the CPU path, the CUDA
+ * launchers and the elements. The GStreamer properties take their ranges and defaults
+ * from these macros, so a value the element accepts is a value every backend handles.
+ */
+#ifndef CS_PARAMS_H
+#define CS_PARAMS_H
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- edgeawaregauss: domain transform + complex-pole recursive Gaussian ---- */
+typedef struct {
+  double sigma;           /* spatial standard deviation σs, pixels; 0 = identity */
+  double sigma_r;         /* range standard deviation σr, 0..255 colour units */
+  int iterations;         /* N: horizontal+vertical pass pairs */
+  double kappa;           /* warm-up length of a block, in units of σ_i (transformed domain) */
+  int blocks_per_stripe;  /* segments per line; 0 = automatic, 1 = Algorithm A */
+} CsEdgeAwareParams;
+
+#define CS_EDGEAWARE_SIGMA_MIN 0.0
+#define CS_EDGEAWARE_SIGMA_MAX 2000.0
+#define CS_EDGEAWARE_SIGMA_DEFAULT 20.0
+#define CS_EDGEAWARE_SIGMA_R_MIN 0.01
+#define CS_EDGEAWARE_SIGMA_R_MAX 1.0e6
+#define CS_EDGEAWARE_SIGMA_R_DEFAULT 40.0
+#define CS_EDGEAWARE_ITERATIONS_MIN 1
+#define CS_EDGEAWARE_ITERATIONS_MAX 8
+#define CS_EDGEAWARE_ITERATIONS_DEFAULT 2
+#define CS_EDGEAWARE_KAPPA_MIN 0.0
+#define CS_EDGEAWARE_KAPPA_MAX 10.0
+#define CS_EDGEAWARE_KAPPA_DEFAULT 2.0
+#define CS_BLOCKS_PER_STRIPE_MAX 1024
+
+/* ---- bilateral ---- */
+typedef enum {
+  CS_RANGE_KERNEL_GAUSSIAN = 0,   /* k(d²) = exp(−d²/(2σr²)) */
+  CS_RANGE_KERNEL_LORENTZIAN = 1, /* k(d²) = 1/(1 + d²/(2σr²)) */
+} CsRangeKernel;
+
+typedef enum {
+  CS_BILATERAL_EXACT = 0,         /* full (2r+1)² window */
+  CS_BILATERAL_SEPARABLE = 1,     /* rows then columns: an approximation */
+} CsBilateralMode;
+
+typedef struct {
+  double sigma;           /* spatial σs, pixels; 0 = identity */
+  double sigma_r;         /* range σr, 0..255 colour units */
+  int radius;             /* window half-width; 0 = ceil(2σs) */
+  CsRangeKernel range_kernel;
+  CsBilateralMode mode;
+} CsBilateralParams;
+
+#define CS_BILATERAL_SIGMA_MIN 0.0
+#define CS_BILATERAL_SIGMA_MAX 32.0
+#define CS_BILATERAL_SIGMA_DEFAULT 2.0
+#define CS_BILATERAL_SIGMA_R_MIN 0.01
+#define CS_BILATERAL_SIGMA_R_MAX 1.0e6
+#define CS_BILATERAL_SIGMA_R_DEFAULT 25.0
+#define CS_BILATERAL_RADIUS_MIN 0
+#define CS_BILATERAL_RADIUS_MAX 64
+#define CS_BILATERAL_RADIUS_DEFAULT 0
+
+/* ---- recursivegauss ---- */
+typedef enum {
+  CS_RECURSIVE_DERICHE = 0,          /* 4th order, two complex poles, parallel form */
+  CS_RECURSIVE_YOUNG_VAN_VLIET = 1,  /* 3rd order cascade, Young & van Vliet 1995 */
+} CsRecursiveAlgorithm;
+
+typedef struct {
+  double sigma;           /* pixels; 0 = identity */
+  int blocks_per_stripe;  /* partitions per line; 0 = automatic */
+  double kappa;           /* warm-up of a partition, in σ (samples) */
+  CsRecursiveAlgorithm algorithm;
+} CsRecursiveParams;
+
+#define CS_RECURSIVE_SIGMA_MIN 0.0
+#define CS_RECURSIVE_SIGMA_MAX 500.0
+#define CS_RECURSIVE_SIGMA_DEFAULT 5.0
+#define CS_RECURSIVE_KAPPA_MIN 0.0
+#define CS_RECURSIVE_KAPPA_MAX 20.0
+#define CS_RECURSIVE_KAPPA_DEFAULT 4.0
+
+/* Defaults, as a designated initialiser would give them. */
+CsEdgeAwareParams cs_edgeaware_params_default (void);
+CsBilateralParams cs_bilateral_params_default (void);
+CsRecursiveParams cs_recursive_params_default (void);
+
+/* NULL when the parameters are valid, else a sentence saying what is wrong. */
+const char *cs_edgeaware_params_check (const CsEdgeAwareParams *p);
+const char *cs_bilateral_params_check (const CsBilateralParams *p);
+const char *cs_recursive_params_check (const CsRecursiveParams *p);
+
+/* True when the filter leaves every frame unchanged (the elements pass through). */
+bool cs_edgeaware_is_identity (const CsEdgeAwareParams *p);
+bool cs_bilateral_is_identity (const CsBilateralParams *p);
+bool cs_recursive_is_identity (const CsRecursiveParams *p);
+
+/* σ_i = σs·sqrt(3)·2^(N−i)/sqrt(4^N − 1), i = 1..N: variances sum to σs² and halve
+ * from one iteration to the next (Gastal & Oliveira 2011, eq. 14). */
+double cs_edgeaware_iteration_sigma (const CsEdgeAwareParams *p, int i);
+
+/* The window half-width actually used: radius, or ceil(2σ) when radius is 0, capped. */
+int cs_bilateral_effective_radius (const CsBilateralParams *p);
+
+/* Segment j of a line of n samples cut into b segments: [*start, *end). */
+static inline void cs_segment_bounds (int n, int b, int j, int *start, int *end)
+{
+  *start = (int) ((long long) j * n / b);
+  *end = (int) ((long long) (j + 1) * n / b);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CS_PARAMS_H */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cs_partition.h"
+
+int cs_auto_partitions (int line_length, int n_lines, double warmup_samples,
+    double saturating_sweeps, int max_blocks)
+{
+  const double n = line_length > 0 ? line_length : 1;
+  const double w = warmup_samples < n ? warmup_samples : n;
+  int best = 1;
+  double best_cost = -1.0;
+  if (max_blocks > line_length / CS_MIN_PARTITION)
+    max_blocks = line_length / CS_MIN_PARTITION;
+  for (int b = 1; b <= max_blocks; b++) {
+    const double sweeps = (double) n_lines * b;
+    const double queue = sweeps > saturating_sweeps ? sweeps / saturating_sweeps : 1.0;
+    const double cost = (n / b + 2.0 * (b > 1 ? w : 0.0)) * queue;
+    if (best_cost < 0.0 || cost < best_cost * 0.999) {
+      best_cost = cost;
+      best = b;
+    }
+  }
+  return best;
+}
