@@ -1,0 +1,239 @@
+/* bilateral on the GPU: exact brute force over the (2r+1)² window and the separable
+ * approximation, Gaussian or Lorentzian range kernel (common/cs_ref_bilateral.c defines
+ * the result).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Exact, r <= 8: the thesis's shared-memory tile with 1xN register blocking — a 32x8 block
+ * computes a 32x32 tile, each thread a column of 4 outputs, so every neighbour loaded from
+ * shared memory serves up to 4 windows. The tile is held as float (r, g, b, |q|²), which
+ * turns the range distance into d² = |q|² + |p|² − 2 p·q: one add and three FMAs, exact
+ * for 8-bit inputs (every term an integer below 2^24). The Gaussian weight is one ex2:
+ * w = 2^(c_r d² + c_s |p−q|²). Radius is a template parameter, so the window loops unroll
+ * and the spatial terms fold into constants.
+ * Exact, r > 8: one thread per output, neighbours through the read-only cache.
+ * Separable: a row pass into a float4 plane and a column pass whose range distances come
+ * from that plane (compute-shader chapter).
+ */
+#include "cs_cuda.h"
+#include "cs_cuda_px.cuh"
+
+#include <math.h>
+
+namespace cs {
+
+struct BilateralK {
+  float c_r;        /* Gaussian: −log2(e)/(2σr²); Lorentzian: 1/(2σr²) */
+  float c_s;        /* −log2(e)/(2σs²) */
+  int lorentzian;
+  int radius;
+};
+
+__device__ __forceinline__ float fast_exp2 (float x)
+{
+  float y;
+  asm ("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+/* Weight of one neighbour: spatial term s2 = |p−q|² (pixels²), range d2 = ‖I(p)−I(q)‖². */
+__device__ __forceinline__ float weight (const BilateralK &k, float d2, float s2)
+{
+  if (k.lorentzian)
+    return __fdividef (fast_exp2 (k.c_s * s2), fmaf (k.c_r, d2, 1.0f));
+  return fast_exp2 (fmaf (k.c_r, d2, k.c_s * s2));
+}
+
+__device__ __forceinline__ int clampi (int v, int lo, int hi)
+{
+  return min (max (v, lo), hi);
+}
+
+static const int kTileW = 32, kRowsPerThread = 4, kBlockH = 8, kTileH = kBlockH * kRowsPerThread;
+
+template <int R>
+__global__ void __launch_bounds__ (kTileW * kBlockH)
+bilateral_tiled (Lines in, Lines out, int width, int height, BilateralK k)
+{
+  constexpr int SW = kTileW + 2 * R, SH = kTileH + 2 * R;
+  __shared__ float4 tile[SH][SW];
+  const int x0 = blockIdx.x * kTileW, y0 = blockIdx.y * kTileH;
+  const int tid = threadIdx.y * kTileW + threadIdx.x;
+
+  for (int i = tid; i < SW * SH; i += kTileW * kBlockH) {
+    const int sy = i / SW, sx = i % SW;
+    const int gx = clampi (x0 + sx - R, 0, width - 1), gy = clampi (y0 + sy - R, 0, height - 1);
+    const float4 v = load_px (U8 (), in, in.at (gy, gx));
+    tile[sy][sx] = make_float4 (v.x, v.y, v.z, fmaf (v.x, v.x, fmaf (v.y, v.y, v.z * v.z)));
+  }
+  __syncthreads ();
+
+  const int tx = threadIdx.x, ty0 = threadIdx.y * kRowsPerThread;
+  float4 centre[kRowsPerThread];
+  float acc[kRowsPerThread][4];
+#pragma unroll
+  for (int j = 0; j < kRowsPerThread; j++) {
+    const float4 c = tile[ty0 + j + R][tx + R];
+    centre[j] = make_float4 (-2.f * c.x, -2.f * c.y, -2.f * c.z, c.w);
+    acc[j][0] = acc[j][1] = acc[j][2] = acc[j][3] = 0.f;
+  }
+#pragma unroll
+  for (int r = 0; r < kRowsPerThread + 2 * R; r++) {
+#pragma unroll
+    for (int dx = -R; dx <= R; dx++) {
+      const float4 q = tile[ty0 + r][tx + R + dx];
+#pragma unroll
+      for (int j = 0; j < kRowsPerThread; j++) {
+        const int dy = r - R - j;   /* window row of output j */
+        if (dy < -R || dy > R)
+          continue;
+        const float4 c = centre[j];
+        const float d2 = fmaf (c.x, q.x, fmaf (c.y, q.y, fmaf (c.z, q.z, q.w + c.w)));
+        const float wt = weight (k, d2, (float) (dx * dx + dy * dy));
+        acc[j][0] = fmaf (wt, q.x, acc[j][0]);
+        acc[j][1] = fmaf (wt, q.y, acc[j][1]);
+        acc[j][2] = fmaf (wt, q.z, acc[j][2]);
+        acc[j][3] += wt;
+      }
+    }
+  }
+  const int x = x0 + tx;
+  if (x >= width)
+    return;
+#pragma unroll
+  for (int j = 0; j < kRowsPerThread; j++) {
+    const int y = y0 + ty0 + j;
+    if (y >= height)
+      break;
+    const float alpha = load_px (U8 (), in, in.at (y, x)).w;
+    const float inv = 1.0f / acc[j][3];
+    store_px (U8 (), out, out.at (y, x),
+        make_float4 (acc[j][0] * inv, acc[j][1] * inv, acc[j][2] * inv, alpha));
+  }
+}
+
+__global__ void bilateral_direct (Lines in, Lines out, int width, int height, BilateralK k)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height)
+    return;
+  const int r = k.radius;
+  const float4 p = load_px (U8 (), in, in.at (y, x));
+  float acc[4] = { 0.f, 0.f, 0.f, 0.f };
+  for (int dy = -r; dy <= r; dy++) {
+    const int qy = clampi (y + dy, 0, height - 1);
+    for (int dx = -r; dx <= r; dx++) {
+      const float4 q = load_px (U8 (), in, in.at (qy, clampi (x + dx, 0, width - 1)));
+      const float wt = weight (k, colour_d2 (p, q), (float) (dx * dx + dy * dy));
+      acc[0] = fmaf (wt, q.x, acc[0]);
+      acc[1] = fmaf (wt, q.y, acc[1]);
+      acc[2] = fmaf (wt, q.z, acc[2]);
+      acc[3] += wt;
+    }
+  }
+  const float inv = 1.0f / acc[3];
+  store_px (U8 (), out, out.at (y, x), make_float4 (acc[0] * inv, acc[1] * inv, acc[2] * inv, p.w));
+}
+
+/* Separable, pass 1: along rows of the 8-bit input into a float4 plane (alpha in .w). */
+__global__ void bilateral_rows (Lines in, char *tmp, size_t tmp_pitch, int width, int height, BilateralK k)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height)
+    return;
+  const int r = k.radius;
+  const float4 p = load_px (U8 (), in, in.at (y, x));
+  float acc[4] = { 0.f, 0.f, 0.f, 0.f };
+  for (int d = -r; d <= r; d++) {
+    const float4 q = load_px (U8 (), in, in.at (y, clampi (x + d, 0, width - 1)));
+    const float wt = weight (k, colour_d2 (p, q), (float) (d * d));
+    acc[0] = fmaf (wt, q.x, acc[0]);
+    acc[1] = fmaf (wt, q.y, acc[1]);
+    acc[2] = fmaf (wt, q.z, acc[2]);
+    acc[3] += wt;
+  }
+  const float inv = 1.0f / acc[3];
+  *reinterpret_cast<float4 *> (tmp + (size_t) y * tmp_pitch + (size_t) x * 16) =
+      make_float4 (acc[0] * inv, acc[1] * inv, acc[2] * inv, p.w);
+}
+
+/* Separable, pass 2: along columns of the float4 plane, distances measured on it. */
+__global__ void bilateral_columns (const char *tmp, size_t tmp_pitch, Lines out, int width,
+    int height, BilateralK k)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height)
+    return;
+  const int r = k.radius;
+  const float4 p = *reinterpret_cast<const float4 *> (tmp + (size_t) y * tmp_pitch + (size_t) x * 16);
+  float acc[4] = { 0.f, 0.f, 0.f, 0.f };
+  for (int d = -r; d <= r; d++) {
+    const float4 q = __ldg (reinterpret_cast<const float4 *> (
+        tmp + (size_t) clampi (y + d, 0, height - 1) * tmp_pitch + (size_t) x * 16));
+    const float wt = weight (k, colour_d2 (p, q), (float) (d * d));
+    acc[0] = fmaf (wt, q.x, acc[0]);
+    acc[1] = fmaf (wt, q.y, acc[1]);
+    acc[2] = fmaf (wt, q.z, acc[2]);
+    acc[3] += wt;
+  }
+  const float inv = 1.0f / acc[3];
+  store_px (U8 (), out, out.at (y, x), make_float4 (acc[0] * inv, acc[1] * inv, acc[2] * inv, p.w));
+}
+
+static size_t tmp_pitch (int width)
+{
+  return ((size_t) width * 16 + 255) / 256 * 256;
+}
+
+}  // namespace cs
+
+using namespace cs;
+
+extern "C" size_t cs_cuda_bilateral_scratch_bytes (int width, int height, const CsBilateralParams *p)
+{
+  return p->mode == CS_BILATERAL_SEPARABLE ? tmp_pitch (width) * height : 0;
+}
+
+extern "C" cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream)
+{
+  const int w = src->width, h = src->height;
+  (void) dev;
+  if (w != dst->width || h != dst->height || w <= 0 || h <= 0 || cs_bilateral_params_check (p))
+    return cudaErrorInvalidValue;
+  if (cs_bilateral_is_identity (p))
+    return cs_cuda_copy (src, dst, stream);
+  if (scratch_bytes < cs_cuda_bilateral_scratch_bytes (w, h, p))
+    return cudaErrorInvalidValue;
+
+  const double log2e = 1.4426950408889634;
+  BilateralK k;
+  k.lorentzian = p->range_kernel == CS_RANGE_KERNEL_LORENTZIAN;
+  k.c_r = (float) (k.lorentzian ? 1.0 / (2.0 * p->sigma_r * p->sigma_r)
+                                : -log2e / (2.0 * p->sigma_r * p->sigma_r));
+  k.c_s = (float) (-log2e / (2.0 * p->sigma * p->sigma));
+  k.radius = cs_bilateral_effective_radius (p);
+  const Lines in = make_lines (src->data, src->pitch, 4, true, src->alpha_offset == 0);
+  const Lines out = make_lines (dst->data, dst->pitch, 4, true, dst->alpha_offset == 0);
+
+  if (p->mode == CS_BILATERAL_SEPARABLE) {
+    const dim3 block (32, 8), grid (div_up (w, 32), div_up (h, 8));
+    bilateral_rows<<<grid, block, 0, stream>>> (in, (char *) scratch, tmp_pitch (w), w, h, k);
+    bilateral_columns<<<grid, block, 0, stream>>> ((const char *) scratch, tmp_pitch (w), out, w, h, k);
+    return cudaGetLastError ();
+  }
+  const dim3 block (kTileW, kBlockH), grid (div_up (w, kTileW), div_up (h, kTileH));
+  switch (k.radius) {
+#define CASE(R) \
+  case R: \
+    bilateral_tiled<R><<<grid, block, 0, stream>>> (in, out, w, h, k); \
+    break;
+    CASE (1) CASE (2) CASE (3) CASE (4) CASE (5) CASE (6) CASE (7) CASE (8)
+#undef CASE
+    default: {
+      const dim3 b (32, 8), g (div_up (w, 32), div_up (h, 8));
+      bilateral_direct<<<g, b, 0, stream>>> (in, out, w, h, k);
+    }
+  }
+  return cudaGetLastError ();
+}

@@ -1,0 +1,72 @@
+/* gst-cudasmooth — the CUDA kernels behind one small C header.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every launcher takes device pointers with their pitch, a const parameter struct from
+ * common/cs_params.h, device scratch memory and a stream, enqueues its kernels on that
+ * stream and returns the first CUDA error (launch or argument), without synchronising.
+ * No globals, no printing, no exit(): the caller owns context, memory and streams, and
+ * must have the CUDA context current on the calling thread.
+ */
+#ifndef CS_CUDA_H
+#define CS_CUDA_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cs_params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A packed 4-bytes-per-pixel frame in device memory (see common/cs_image.h for layout). */
+typedef struct {
+  void *data;
+  int width;
+  int height;
+  size_t pitch;        /* bytes between rows, >= 4 * width */
+  int alpha_offset;    /* 0 (ARGB, ABGR, xRGB, xBGR) or 3 (RGBA, BGRA, RGBx, BGRx) */
+} CsCudaImage;
+
+/* What the launchers need to know about the device, read once per context. */
+typedef struct {
+  int sm_count;
+  int max_threads_per_sm;
+  size_t l2_bytes;
+} CsCudaDevice;
+
+cudaError_t cs_cuda_device_query (CsCudaDevice *dev);
+
+/* Device scratch bytes the filter needs for a width x height frame. */
+size_t cs_cuda_edgeaware_scratch_bytes (int width, int height);
+size_t cs_cuda_bilateral_scratch_bytes (int width, int height, const CsBilateralParams *p);
+size_t cs_cuda_recursive_scratch_bytes (int width, int height);
+
+/* The segment count each pass uses when blocks_per_stripe is 0 (automatic). */
+int cs_cuda_edgeaware_auto_blocks (const CsCudaDevice *dev, int line_length, int n_lines,
+    const CsEdgeAwareParams *p);
+int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int line_length, int n_lines,
+    const CsRecursiveParams *p);
+
+cudaError_t cs_cuda_edgeaware (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsEdgeAwareParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream);
+
+cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream);
+
+cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream);
+
+/* Copies a frame device to device (colour and alpha), for identity settings when the
+ * caps differ between input and output memory. */
+cudaError_t cs_cuda_copy (const CsCudaImage *src, const CsCudaImage *dst, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CS_CUDA_H */

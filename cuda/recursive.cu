@@ -1,0 +1,266 @@
+/* recursivegauss on the GPU: Deriche's complex-pole pair (default) or Young–van Vliet,
+ * lines cut into partitions that warm up over ceil(κσ) samples (common/cs_ref_recursive.c
+ * defines the result). One thread sweeps one (line, partition).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Rows, then columns. Row pass: 8-bit frame -> half4 T. Column pass: T -> 8-bit output.
+ * Deriche's causal and anticausal halves are independent; the causal sum is parked in a
+ * half4 plane (T itself on the row pass) until the anticausal sweep adds its half.
+ */
+#include "cs_cuda.h"
+#include "cs_cuda_complex.cuh"
+#include "cs_cuda_px.cuh"
+#include "cs_coeffs.h"
+#include "cs_partition.h"
+
+#include <math.h>
+
+namespace cs {
+
+struct DericheK {
+  float2 a[2], b[2], ab[2], ci[2], ai[2];
+};
+
+struct YvvK {
+  double B, a1, a2, a3, M[3][3];
+};
+
+struct Geometry {
+  int n, n_lines, segments, warmup;
+
+  __device__ __forceinline__ bool locate (long long t, int &line, int &st, int &en, int &s, int &e) const
+  {
+    if (t >= (long long) n_lines * segments)
+      return false;
+    line = (int) (t % n_lines);
+    const int seg = (int) (t / n_lines);
+    st = (int) ((long long) seg * n / segments);
+    en = (int) ((long long) (seg + 1) * n / segments);
+    s = max (st - warmup, 0);
+    e = min (en - 1 + warmup, n - 1);
+    return en > st;
+  }
+};
+
+template <class S, class D>
+__global__ void deriche_pass (Lines in, Lines out, Lines partial, Geometry geo, DericheK k)
+{
+  int line, st, en, s, e;
+  if (!geo.locate (blockIdx.x * (long long) blockDim.x + threadIdx.x, line, st, en, s, e))
+    return;
+
+  float2 g[2][3];
+  float4 f = load_px (S (), in, in.at (line, s));
+  const float fs[3] = { f.x, f.y, f.z };
+#pragma unroll
+  for (int i = 0; i < 2; i++)
+#pragma unroll
+    for (int c = 0; c < 3; c++)
+      g[i][c] = cscale (k.ci[i], fs[c]);
+  if (s >= st)
+    store_px (H4 (), partial, partial.at (line, s),
+        make_float4 (g[0][0].x + g[1][0].x, g[0][1].x + g[1][1].x, g[0][2].x + g[1][2].x, 0.f));
+  for (int x = s + 1; x < en; x++) {
+    f = load_px (S (), in, in.at (line, x));
+    const float fx[3] = { f.x, f.y, f.z };
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+      for (int c = 0; c < 3; c++)
+        g[i][c] = cstep (k.a[i], fx[c], k.b[i], g[i][c]);
+    if (x >= st)
+      store_px (H4 (), partial, partial.at (line, x),
+          make_float4 (g[0][0].x + g[1][0].x, g[0][1].x + g[1][1].x, g[0][2].x + g[1][2].x, 0.f));
+  }
+
+  f = load_px (S (), in, in.at (line, e));
+  {
+    const float fe[3] = { f.x, f.y, f.z };
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+      for (int c = 0; c < 3; c++)
+        g[i][c] = cscale (k.ai[i], fe[c]);
+  }
+  for (int x = e;; x--) {
+    if (x < en) {
+      const float4 p = load_px (H4 (), partial, partial.at (line, x));
+      store_px (D (), out, out.at (line, x),
+          make_float4 (p.x + g[0][0].x + g[1][0].x, p.y + g[0][1].x + g[1][1].x,
+              p.z + g[0][2].x + g[1][2].x, f.w));
+    }
+    if (x == st)
+      break;
+    /* g⁻[x−1] = a b f[x] + b g⁻[x] */
+    const float fn[3] = { f.x, f.y, f.z };
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+      for (int c = 0; c < 3; c++)
+        g[i][c] = cstep (k.ab[i], fn[c], k.b[i], g[i][c]);
+    f = load_px (S (), in, in.at (line, x - 1));
+  }
+}
+
+/* Young–van Vliet forward pass, state in double (B ~ 1/q³ is below float resolution at
+ * large σ). Writes w (and alpha) to the float4 plane W. */
+template <class S>
+__global__ void yvv_forward (Lines in, Lines w_plane, Geometry geo, YvvK k)
+{
+  int line, st, en, s, e;
+  if (!geo.locate (blockIdx.x * (long long) blockDim.x + threadIdx.x, line, st, en, s, e))
+    return;
+  float4 f = load_px (S (), in, in.at (line, s));
+  double w1[3] = { f.x, f.y, f.z }, w2[3], w3[3];
+  for (int c = 0; c < 3; c++)
+    w2[c] = w3[c] = w1[c];
+  for (int x = s; x < en; x++) {
+    f = load_px (S (), in, in.at (line, x));
+    const float fx[3] = { f.x, f.y, f.z };
+#pragma unroll
+    for (int c = 0; c < 3; c++) {
+      const double v = k.B * fx[c] + k.a1 * w1[c] + k.a2 * w2[c] + k.a3 * w3[c];
+      w3[c] = w2[c];
+      w2[c] = w1[c];
+      w1[c] = v;
+    }
+    if (x >= st)
+      *reinterpret_cast<float4 *> (w_plane.at (line, x)) =
+          make_float4 ((float) w1[0], (float) w1[1], (float) w1[2], f.w);
+  }
+}
+
+/* Young–van Vliet backward pass on W, from Triggs–Sdika at e with u = f[e]. */
+template <class S, class D>
+__global__ void yvv_backward (Lines in, Lines w_plane, Lines out, Geometry geo, YvvK k)
+{
+  int line, st, en, s, e;
+  if (!geo.locate (blockIdx.x * (long long) blockDim.x + threadIdx.x, line, st, en, s, e))
+    return;
+  const float4 fe = load_px (S (), in, in.at (line, e));
+  const float u[3] = { fe.x, fe.y, fe.z };
+  float4 wk[3];
+  for (int j = 0; j < 3; j++)
+    wk[j] = e - j >= 0 ? *reinterpret_cast<const float4 *> (w_plane.at (line, e - j)) : fe;
+  double y1[3], y2[3], y3[3];
+#pragma unroll
+  for (int c = 0; c < 3; c++) {
+    const double dev[3] = { (&wk[0].x)[c] - (double) u[c], (&wk[1].x)[c] - (double) u[c],
+      (&wk[2].x)[c] - (double) u[c] };
+    y1[c] = u[c] + k.M[0][0] * dev[0] + k.M[0][1] * dev[1] + k.M[0][2] * dev[2];
+    y2[c] = u[c] + k.M[1][0] * dev[0] + k.M[1][1] * dev[1] + k.M[1][2] * dev[2];
+    y3[c] = u[c] + k.M[2][0] * dev[0] + k.M[2][1] * dev[1] + k.M[2][2] * dev[2];
+  }
+  for (int x = e;; x--) {
+    if (x < en)
+      store_px (D (), out, out.at (line, x),
+          make_float4 ((float) y1[0], (float) y1[1], (float) y1[2], wk[0].w));
+    if (x == st)
+      break;
+    wk[0] = *reinterpret_cast<const float4 *> (w_plane.at (line, x - 1));
+    const float w[3] = { wk[0].x, wk[0].y, wk[0].z };
+#pragma unroll
+    for (int c = 0; c < 3; c++) {
+      const double v = k.B * w[c] + k.a1 * y1[c] + k.a2 * y2[c] + k.a3 * y3[c];
+      y3[c] = y2[c];
+      y2[c] = y1[c];
+      y1[c] = v;
+    }
+  }
+}
+
+static const int kThreads = 128;
+
+static size_t plane_pitch (int width, int elem_bytes)
+{
+  return ((size_t) width * elem_bytes + 255) / 256 * 256;
+}
+
+/* Enough concurrent sweeps to keep every SM's schedulers fed (tuned by the sweep bench). */
+static double saturating_sweeps (const CsCudaDevice *dev)
+{
+  return (double) dev->sm_count * 512.0;
+}
+
+}  // namespace cs
+
+using namespace cs;
+
+extern "C" size_t cs_cuda_recursive_scratch_bytes (int width, int height)
+{
+  /* T (half4) + either the parked causal sums (half4) or the YvV forward output (float4) */
+  return plane_pitch (width, 8) * height + plane_pitch (width, 16) * height;
+}
+
+extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int line_length,
+    int n_lines, const CsRecursiveParams *p)
+{
+  return cs_auto_partitions (line_length, n_lines, ceil (p->kappa * p->sigma),
+      saturating_sweeps (dev), 256);
+}
+
+extern "C" cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream)
+{
+  const int w = src->width, h = src->height;
+  if (w != dst->width || h != dst->height || w <= 0 || h <= 0 || cs_recursive_params_check (p))
+    return cudaErrorInvalidValue;
+  if (cs_recursive_is_identity (p))
+    return cs_cuda_copy (src, dst, stream);
+  if (scratch_bytes < cs_cuda_recursive_scratch_bytes (w, h))
+    return cudaErrorInvalidValue;
+
+  const size_t pitch_t = plane_pitch (w, 8), pitch_w = plane_pitch (w, 16);
+  char *t_plane = (char *) scratch;
+  char *second = t_plane + pitch_t * h;   /* parked sums (pitch_t) or YvV w (pitch_w) */
+  const int warmup = (int) ceil (p->kappa * p->sigma);
+  Geometry rows = { w, h, p->blocks_per_stripe, warmup };
+  Geometry cols = { h, w, p->blocks_per_stripe, warmup };
+  if (rows.segments == 0)
+    rows.segments = cs_cuda_recursive_auto_blocks (dev, w, h, p);
+  if (cols.segments == 0)
+    cols.segments = cs_cuda_recursive_auto_blocks (dev, h, w, p);
+
+  const Lines in_r = make_lines (src->data, src->pitch, 4, true, src->alpha_offset == 0);
+  const Lines t_r = make_lines (t_plane, pitch_t, 8, true, 0);
+  const Lines t_c = make_lines (t_plane, pitch_t, 8, false, 0);
+  const Lines out_c = make_lines (dst->data, dst->pitch, 4, false, dst->alpha_offset == 0);
+  const int grid_r = div_up ((long long) h * rows.segments, kThreads);
+  const int grid_c = div_up ((long long) w * cols.segments, kThreads);
+
+  if (p->algorithm == CS_RECURSIVE_YOUNG_VAN_VLIET) {
+    CsYvvCoeffs c;
+    cs_yvv_coeffs (p->sigma, &c);
+    YvvK k;
+    k.B = c.B;
+    k.a1 = c.a1;
+    k.a2 = c.a2;
+    k.a3 = c.a3;
+    for (int r = 0; r < 3; r++)
+      for (int j = 0; j < 3; j++)
+        k.M[r][j] = c.M[r][j];
+    const Lines w_r = make_lines (second, pitch_w, 16, true, 0);
+    const Lines w_c = make_lines (second, pitch_w, 16, false, 0);
+    yvv_forward<U8><<<grid_r, kThreads, 0, stream>>> (in_r, w_r, rows, k);
+    yvv_backward<U8, H4><<<grid_r, kThreads, 0, stream>>> (in_r, w_r, t_r, rows, k);
+    yvv_forward<H4><<<grid_c, kThreads, 0, stream>>> (t_c, w_c, cols, k);
+    yvv_backward<H4, U8><<<grid_c, kThreads, 0, stream>>> (t_c, w_c, out_c, cols, k);
+  } else {
+    CsDericheCoeffs c;
+    cs_deriche_coeffs (p->sigma, &c);
+    DericheK k;
+    for (int i = 0; i < 2; i++) {
+      k.a[i] = cx ((float) c.a[i].re, (float) c.a[i].im);
+      k.b[i] = cx ((float) c.b[i].re, (float) c.b[i].im);
+      k.ab[i] = cx ((float) (c.a[i].re * c.b[i].re - c.a[i].im * c.b[i].im),
+          (float) (c.a[i].re * c.b[i].im + c.a[i].im * c.b[i].re));
+      k.ci[i] = cx ((float) c.causal_init[i].re, (float) c.causal_init[i].im);
+      k.ai[i] = cx ((float) c.anticausal_init[i].re, (float) c.anticausal_init[i].im);
+    }
+    const Lines parked_c = make_lines (second, pitch_t, 8, false, 0);
+    deriche_pass<U8, H4><<<grid_r, kThreads, 0, stream>>> (in_r, t_r, t_r, rows, k);
+    deriche_pass<H4, U8><<<grid_c, kThreads, 0, stream>>> (t_c, out_c, parked_c, cols, k);
+  }
+  return cudaGetLastError ();
+}
