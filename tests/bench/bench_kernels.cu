@@ -1,0 +1,432 @@
+/* Kernel benchmark: device-resident RGBA8 in and out, CUDA events around each launch,
+ * median of >= 50 runs after warm-up, inputs rotated over more bytes than L2 holds.
+ * Prints one machine-readable line per measurement and the floors it is measured against:
+ *   bench filter=... path=device size=WxH params=... ms_median=... ms_min=... floor_ms=... floor=...
+ * Not part of the test suite. Usage:
+ *   cs-bench-kernels [--image photo.png] [--runs N] [--only edgeaware|bilateral|recursive|
+ *                    sweep|kappa-none] [--size WxH]
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <algorithm>
+#include <cstdarg>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+extern "C" {
+#include "cs_cuda.h"
+#include "cs_png.h"
+#include "cs_test_images.h"
+}
+
+#define CHECK(call) \
+  do { \
+    cudaError_t e_ = (call); \
+    if (e_ != cudaSuccess) { \
+      fprintf (stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName (e_)); \
+      exit (1); \
+    } \
+  } while (0)
+
+static CsCudaDevice dev;
+static int g_runs = 60;
+static CsImage g_photo;   /* width 0: synthetic scene */
+
+/* ---- the machine's ceilings, measured here ---- */
+
+static double measure_bandwidth_gbs (void)
+{
+  const size_t bytes = (size_t) 1 << 30;
+  void *a, *b;
+  CHECK (cudaMalloc (&a, bytes));
+  CHECK (cudaMalloc (&b, bytes));
+  CHECK (cudaMemset (a, 1, bytes));
+  cudaEvent_t e0, e1;
+  CHECK (cudaEventCreate (&e0));
+  CHECK (cudaEventCreate (&e1));
+  CHECK (cudaMemcpy (b, a, bytes, cudaMemcpyDeviceToDevice));
+  std::vector<float> t;
+  for (int i = 0; i < 10; i++) {
+    CHECK (cudaEventRecord (e0));
+    CHECK (cudaMemcpyAsync (b, a, bytes, cudaMemcpyDeviceToDevice));
+    CHECK (cudaEventRecord (e1));
+    CHECK (cudaEventSynchronize (e1));
+    float ms;
+    CHECK (cudaEventElapsedTime (&ms, e0, e1));
+    t.push_back (ms);
+  }
+  std::sort (t.begin (), t.end ());
+  CHECK (cudaFree (a));
+  CHECK (cudaFree (b));
+  return 2.0 * bytes / (t[t.size () / 2] * 1e-3) / 1e9;   /* read + write */
+}
+
+__global__ void fma_rate_kernel (float *out, float seed)
+{
+  float a[8];
+  for (int i = 0; i < 8; i++)
+    a[i] = seed + threadIdx.x + i;
+  for (int it = 0; it < 512; it++)
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+      a[i] = fmaf (a[i], 0.9999f, 0.0001f);
+  float s = 0;
+  for (int i = 0; i < 8; i++)
+    s += a[i];
+  if (s == 12345.f)
+    out[0] = s;
+}
+
+__global__ void ex2_rate_kernel (float *out, float seed)
+{
+  float a[8];
+  for (int i = 0; i < 8; i++)
+    a[i] = seed * (threadIdx.x + i) * 1e-9f;
+  for (int it = 0; it < 256; it++)
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+      float y;
+      asm volatile ("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(a[i]));
+      a[i] = y * -0.5f;
+    }
+  float s = 0;
+  for (int i = 0; i < 8; i++)
+    s += a[i];
+  if (s == 12345.f)
+    out[0] = s;
+}
+
+/* Warp-instructions per second of a unit: threads * ops / time / 32. */
+template <class K>
+static double measure_rate (K kernel, double ops_per_thread)
+{
+  float *o;
+  CHECK (cudaMalloc (&o, 4));
+  const int blocks = dev.sm_count * 16, threads = 256;
+  kernel<<<blocks, threads>>> (o, 1.0f);
+  CHECK (cudaDeviceSynchronize ());
+  cudaEvent_t e0, e1;
+  CHECK (cudaEventCreate (&e0));
+  CHECK (cudaEventCreate (&e1));
+  CHECK (cudaEventRecord (e0));
+  for (int i = 0; i < 10; i++)
+    kernel<<<blocks, threads>>> (o, 1.0f);
+  CHECK (cudaEventRecord (e1));
+  CHECK (cudaEventSynchronize (e1));
+  float ms;
+  CHECK (cudaEventElapsedTime (&ms, e0, e1));
+  CHECK (cudaFree (o));
+  return 10.0 * blocks * threads * ops_per_thread / (ms * 1e-3);
+}
+
+/* ---- one measurement ---- */
+
+struct Frame {
+  int w, h;
+  size_t pitch;
+  std::vector<void *> inputs;   /* rotated */
+  void *output;
+};
+
+static CsImage make_host_frame (int w, int h)
+{
+  if (g_photo.width)
+    return cs_image_resize_by_mirroring (&g_photo, w, h);
+  CsImage img = cs_test_image_new (w, h, 0, 3, 0);
+  cs_test_fill_scene (&img, 7);
+  return img;
+}
+
+static Frame make_frame (int w, int h)
+{
+  Frame f;
+  f.w = w;
+  f.h = h;
+  CsImage host = make_host_frame (w, h);
+  void *first;
+  CHECK (cudaMallocPitch (&first, &f.pitch, (size_t) w * 4, h));
+  const size_t frame_bytes = f.pitch * h;
+  const int n = (int) std::max<size_t> (2, (3 * dev.l2_bytes) / frame_bytes + 1);
+  f.inputs.push_back (first);
+  for (int i = 1; i < n; i++) {
+    void *p;
+    CHECK (cudaMalloc (&p, frame_bytes));
+    f.inputs.push_back (p);
+  }
+  for (void *p : f.inputs)
+    CHECK (cudaMemcpy2D (p, f.pitch, host.data, host.stride, (size_t) w * 4, h, cudaMemcpyHostToDevice));
+  CHECK (cudaMalloc (&f.output, frame_bytes));
+  cs_test_image_free (&host);
+  return f;
+}
+
+static void free_frame (Frame &f)
+{
+  for (void *p : f.inputs)
+    CHECK (cudaFree (p));
+  CHECK (cudaFree (f.output));
+}
+
+struct Result {
+  double median, min;
+};
+
+template <class Launch>
+static Result time_launches (Frame &f, Launch launch)
+{
+  cudaEvent_t e0, e1;
+  CHECK (cudaEventCreate (&e0));
+  CHECK (cudaEventCreate (&e1));
+  for (int i = 0; i < 5; i++)
+    CHECK (launch (f.inputs[i % f.inputs.size ()]));
+  CHECK (cudaDeviceSynchronize ());
+  std::vector<float> t;
+  for (int i = 0; i < g_runs; i++) {
+    CHECK (cudaEventRecord (e0));
+    CHECK (launch (f.inputs[i % f.inputs.size ()]));
+    CHECK (cudaEventRecord (e1));
+    CHECK (cudaEventSynchronize (e1));
+    float ms;
+    CHECK (cudaEventElapsedTime (&ms, e0, e1));
+    t.push_back (ms);
+  }
+  CHECK (cudaEventDestroy (e0));
+  CHECK (cudaEventDestroy (e1));
+  std::sort (t.begin (), t.end ());
+  return { t[t.size () / 2], t[0] };
+}
+
+static double g_bw_gbs, g_fma_rate, g_ex2_rate;
+
+static void print_line (const char *filter, const Frame &f, const std::string &params, Result r,
+    double floor_ms, const char *floor_what, const std::string &extra = "")
+{
+  printf ("bench filter=%s path=device size=%dx%d params=%s ms_median=%.4f ms_min=%.4f "
+          "floor_ms=%.4f floor=%s ratio=%.2f%s\n",
+      filter, f.w, f.h, params.c_str (), r.median, r.min, floor_ms, floor_what, r.median / floor_ms,
+      extra.c_str ());
+  fflush (stdout);
+}
+
+static double memory_floor_ms (double bytes)
+{
+  return bytes / (g_bw_gbs * 1e9) * 1e3;
+}
+
+static Result run_edgeaware (Frame &f, const CsEdgeAwareParams &p)
+{
+  const size_t bytes = cs_cuda_edgeaware_scratch_bytes (f.w, f.h);
+  void *scratch;
+  CHECK (cudaMalloc (&scratch, bytes));
+  Result r = time_launches (f, [&] (void *in) {
+    const CsCudaImage s = { in, f.w, f.h, f.pitch, 3 }, d = { f.output, f.w, f.h, f.pitch, 3 };
+    return cs_cuda_edgeaware (&s, &d, &p, &dev, scratch, bytes, 0);
+  });
+  CHECK (cudaFree (scratch));
+  return r;
+}
+
+static Result run_recursive (Frame &f, const CsRecursiveParams &p)
+{
+  const size_t bytes = cs_cuda_recursive_scratch_bytes (f.w, f.h);
+  void *scratch;
+  CHECK (cudaMalloc (&scratch, bytes));
+  Result r = time_launches (f, [&] (void *in) {
+    const CsCudaImage s = { in, f.w, f.h, f.pitch, 3 }, d = { f.output, f.w, f.h, f.pitch, 3 };
+    return cs_cuda_recursive (&s, &d, &p, &dev, scratch, bytes, 0);
+  });
+  CHECK (cudaFree (scratch));
+  return r;
+}
+
+static Result run_bilateral (Frame &f, const CsBilateralParams &p)
+{
+  const size_t bytes = cs_cuda_bilateral_scratch_bytes (f.w, f.h, &p);
+  void *scratch = NULL;
+  if (bytes)
+    CHECK (cudaMalloc (&scratch, bytes));
+  Result r = time_launches (f, [&] (void *in) {
+    const CsCudaImage s = { in, f.w, f.h, f.pitch, 3 }, d = { f.output, f.w, f.h, f.pitch, 3 };
+    return cs_cuda_bilateral (&s, &d, &p, &dev, scratch, bytes, 0);
+  });
+  if (scratch)
+    CHECK (cudaFree (scratch));
+  return r;
+}
+
+static std::string fmt (const char *f, ...)
+{
+  char buf[256];
+  va_list ap;
+  va_start (ap, f);
+  vsnprintf (buf, sizeof buf, f, ap);
+  va_end (ap);
+  return buf;
+}
+
+static void bench_edgeaware (void)
+{
+  struct { int w, h; double s, sr; } cases[] = {
+    { 2048, 2048, 50, 50 }, { 2048, 2048, 200, 150 }, { 3840, 2160, 20, 40 }, { 1920, 1080, 20, 40 },
+  };
+  for (auto &c : cases) {
+    Frame f = make_frame (c.w, c.h);
+    CsEdgeAwareParams p = cs_edgeaware_params_default ();
+    p.sigma = c.s;
+    p.sigma_r = c.sr;
+    const double floor_ms = memory_floor_ms (2.0 * p.iterations * 8.0 * c.w * c.h);
+    for (int b : { 0, 1, 16 }) {
+      p.blocks_per_stripe = b;
+      Result r = run_edgeaware (f, p);
+      print_line ("edgeawaregauss", f, fmt ("sigma=%g,sigma-r=%g,iterations=2,kappa=2,blocks-per-stripe=%d", c.s, c.sr, b),
+          r, floor_ms, "memory(4 passes x 8 B/px)",
+          b == 0 ? fmt (" auto_blocks=%d/%d", cs_cuda_edgeaware_auto_blocks (&dev, c.w, c.h, &p),
+                           cs_cuda_edgeaware_auto_blocks (&dev, c.h, c.w, &p))
+                 : std::string ());
+    }
+    free_frame (f);
+  }
+}
+
+static void bench_recursive (void)
+{
+  for (auto sz : { std::make_pair (1920, 1080), std::make_pair (3840, 2160) }) {
+    Frame f = make_frame (sz.first, sz.second);
+    const double floor_ms = memory_floor_ms (8.0 * f.w * f.h);
+    for (double s : { 0.5, 2.0, 5.0, 20.0, 50.0, 200.0 })
+      for (int alg : { 0, 1 }) {
+        CsRecursiveParams p = cs_recursive_params_default ();
+        p.sigma = s;
+        p.algorithm = (CsRecursiveAlgorithm) alg;
+        Result r = run_recursive (f, p);
+        print_line ("recursivegauss", f, fmt ("sigma=%g,algorithm=%s,blocks-per-stripe=0,kappa=%g", s,
+            alg ? "young-van-vliet" : "deriche", p.kappa), r, floor_ms, "memory(read+write 8 B/px)",
+            fmt (" auto_blocks=%d/%d", cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, &p),
+                cs_cuda_recursive_auto_blocks (&dev, f.h, f.w, &p)));
+      }
+    free_frame (f);
+  }
+}
+
+static void bench_bilateral (void)
+{
+  for (auto sz : { std::make_pair (1920, 1080), std::make_pair (3840, 2160) }) {
+    Frame f = make_frame (sz.first, sz.second);
+    const double mem_ms = memory_floor_ms (8.0 * f.w * f.h);
+    for (int r : { 1, 2, 3, 5, 7 })
+      for (int kernel : { 0, 1 })
+        for (int mode : { 0, 1 }) {
+          if (mode == 1 && kernel == 1)
+            continue;
+          CsBilateralParams p = cs_bilateral_params_default ();
+          p.radius = r;
+          p.sigma = r / 2.0;
+          p.sigma_r = 30;
+          p.range_kernel = (CsRangeKernel) kernel;
+          p.mode = (CsBilateralMode) mode;
+          Result res = run_bilateral (f, p);
+          /* Arithmetic floor of the exact Gaussian kernel: per window evaluation 9 FP32
+           * instructions (1 add + 3 FMA for d², 1 FMA exponent, 4 accumulate) and 1 MUFU
+           * ex2; each pipe at its measured rate, the slower one bounds. */
+          const double evals = (double) (2 * r + 1) * (2 * r + 1) * f.w * f.h;
+          const double fp_ms = evals * 9.0 / g_fma_rate * 1e3;
+          const double sfu_ms = evals / g_ex2_rate * 1e3;
+          const double arith_ms = std::max (fp_ms, sfu_ms);
+          const bool mem_bound = mem_ms > arith_ms || mode == 1;
+          print_line ("bilateral", f, fmt ("radius=%d,sigma=%g,sigma-r=30,range-kernel=%s,mode=%s", r, p.sigma,
+              kernel ? "lorentzian" : "gaussian", mode ? "separable" : "exact"), res,
+              mode == 1 ? mem_ms : std::max (mem_ms, arith_ms), mem_bound ? "memory" : "arithmetic",
+              fmt (" floor_memory_ms=%.4f floor_arith_ms=%.4f (fp32 %.4f, ex2 %.4f)", mem_ms, arith_ms, fp_ms, sfu_ms));
+        }
+    free_frame (f);
+  }
+}
+
+static void bench_sweep (void)
+{
+  struct { int w, h; } sizes[] = { { 1920, 1080 }, { 2048, 2048 }, { 3840, 2160 }, { 512, 512 } };
+  for (auto &sz : sizes) {
+    Frame f = make_frame (sz.w, sz.h);
+    CsEdgeAwareParams ea = cs_edgeaware_params_default ();
+    CsRecursiveParams rc = cs_recursive_params_default ();
+    if (sz.w == 2048)
+      ea.sigma = ea.sigma_r = 50;
+    for (int which = 0; which < 2; which++) {
+      double best = 1e9;
+      int best_b = 0;
+      for (int b : { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 0 }) {
+        Result r;
+        if (which == 0) {
+          ea.blocks_per_stripe = b;
+          r = run_edgeaware (f, ea);
+        } else {
+          rc.blocks_per_stripe = b;
+          r = run_recursive (f, rc);
+        }
+        if (b && r.median < best) {
+          best = r.median;
+          best_b = b;
+        }
+        printf ("sweep filter=%s size=%dx%d blocks-per-stripe=%d%s ms_median=%.4f\n",
+            which ? "recursivegauss" : "edgeawaregauss", f.w, f.h, b,
+            b ? "" : fmt (" (auto=%d/%d)",
+                which ? cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, &rc) : cs_cuda_edgeaware_auto_blocks (&dev, f.w, f.h, &ea),
+                which ? cs_cuda_recursive_auto_blocks (&dev, f.h, f.w, &rc) : cs_cuda_edgeaware_auto_blocks (&dev, f.h, f.w, &ea)).c_str (),
+            r.median);
+        if (b == 0)
+          printf ("sweep-summary filter=%s size=%dx%d best_fixed=%d best_ms=%.4f auto_ms=%.4f auto_vs_best=%.3f\n",
+              which ? "recursivegauss" : "edgeawaregauss", f.w, f.h, best_b, best, r.median, r.median / best);
+      }
+    }
+    free_frame (f);
+  }
+}
+
+int main (int argc, char **argv)
+{
+  const char *only = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--image") && i + 1 < argc) {
+      g_photo = cs_png_load (argv[++i]);
+      if (!g_photo.width) {
+        fprintf (stderr, "cannot read %s\n", argv[i]);
+        return 1;
+      }
+    } else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
+      g_runs = std::max (50, atoi (argv[++i]));
+    } else if (!strcmp (argv[i], "--only") && i + 1 < argc) {
+      only = argv[++i];
+    } else {
+      fprintf (stderr, "usage: %s [--image photo.png] [--runs N>=50] [--only edgeaware|bilateral|recursive|sweep]\n", argv[0]);
+      return 2;
+    }
+  }
+  int n = 0;
+  if (cudaGetDeviceCount (&n) != cudaSuccess || n == 0) {
+    printf ("SKIP: no CUDA device\n");
+    return 77;
+  }
+  CHECK (cs_cuda_device_query (&dev));
+  cudaDeviceProp prop;
+  CHECK (cudaGetDeviceProperties (&prop, 0));
+  g_bw_gbs = measure_bandwidth_gbs ();
+  g_fma_rate = measure_rate (fma_rate_kernel, 512 * 8);
+  g_ex2_rate = measure_rate (ex2_rate_kernel, 256 * 8);
+  printf ("device name=\"%s\" sms=%d l2_mb=%.0f bandwidth_gbs=%.0f fp32_ginst=%.0f ex2_ginst=%.0f input=%s\n",
+      prop.name, dev.sm_count, dev.l2_bytes / 1048576.0, g_bw_gbs, g_fma_rate / 1e9, g_ex2_rate / 1e9,
+      g_photo.width ? "photo" : "synthetic");
+  if (!only || !strcmp (only, "recursive"))
+    bench_recursive ();
+  if (!only || !strcmp (only, "bilateral"))
+    bench_bilateral ();
+  if (!only || !strcmp (only, "edgeaware"))
+    bench_edgeaware ();
+  if (!only || !strcmp (only, "sweep"))
+    bench_sweep ();
+  return 0;
+}

@@ -1,0 +1,347 @@
+/* GPU kernels against the double-precision references: every filter, odd sizes, padded
+ * and pitched strides, both alpha layouts, poisoned outputs, repeated runs.
+ * Skips (exit 77) with the reason where no CUDA device is usable.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cs_cuda.h"
+#include "cs_metrics.h"
+#include "cs_reference.h"
+#include "cs_test_images.h"
+
+#define POISON 0xCD
+
+typedef enum { EDGEAWARE, BILATERAL, RECURSIVE } Filter;
+
+typedef struct {
+  Filter filter;
+  CsEdgeAwareParams ea;
+  CsBilateralParams bl;
+  CsRecursiveParams rc;
+} Job;
+
+static CsCudaDevice device;
+
+#define CUDA_OK(call) \
+  do { \
+    cudaError_t e_ = (call); \
+    ck_assert_msg (e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorName (e_)); \
+  } while (0)
+
+static size_t scratch_bytes (const Job *j, int w, int h)
+{
+  switch (j->filter) {
+    case EDGEAWARE: return cs_cuda_edgeaware_scratch_bytes (w, h);
+    case BILATERAL: return cs_cuda_bilateral_scratch_bytes (w, h, &j->bl);
+    default: return cs_cuda_recursive_scratch_bytes (w, h);
+  }
+}
+
+static cudaError_t launch (const Job *j, const CsCudaImage *s, const CsCudaImage *d, void *scratch,
+    size_t bytes, cudaStream_t stream)
+{
+  switch (j->filter) {
+    case EDGEAWARE: return cs_cuda_edgeaware (s, d, &j->ea, &device, scratch, bytes, stream);
+    case BILATERAL: return cs_cuda_bilateral (s, d, &j->bl, &device, scratch, bytes, stream);
+    default: return cs_cuda_recursive (s, d, &j->rc, &device, scratch, bytes, stream);
+  }
+}
+
+static void reference (const Job *j, const CsImage *src, CsImage *dst)
+{
+  int r;
+  switch (j->filter) {
+    case EDGEAWARE: r = cs_ref_edgeaware (src, dst, &j->ea); break;
+    case BILATERAL: r = cs_ref_bilateral (src, dst, &j->bl); break;
+    default: r = cs_ref_recursive (src, dst, &j->rc); break;
+  }
+  ck_assert_int_eq (r, 0);
+}
+
+/* Runs the filter on the GPU: device frames with the given extra pitch bytes (or
+ * cudaMallocPitch's pitch when pad < 0), output and its padding poisoned first. Copies the
+ * whole pitched output back into out (which must have stride = the device pitch). */
+static CsImage run_gpu (const Job *j, const CsImage *src, int pad, int runs)
+{
+  const int w = src->width, h = src->height;
+  size_t pitch;
+  void *d_src, *d_dst, *scratch = NULL;
+  if (pad < 0) {
+    CUDA_OK (cudaMallocPitch (&d_src, &pitch, (size_t) w * 4, h));
+  } else {
+    pitch = (size_t) w * 4 + (size_t) pad;
+    CUDA_OK (cudaMalloc (&d_src, pitch * h));
+  }
+  CUDA_OK (cudaMalloc (&d_dst, pitch * h));
+  const size_t bytes = scratch_bytes (j, w, h);
+  if (bytes)
+    CUDA_OK (cudaMalloc (&scratch, bytes));
+  CUDA_OK (cudaMemset (scratch ? scratch : d_dst, 0x7F, bytes ? bytes : 1));
+  CUDA_OK (cudaMemcpy2D (d_src, pitch, src->data, src->stride, (size_t) w * 4, h, cudaMemcpyHostToDevice));
+
+  CsImage out = cs_test_image_new (w, h, (int) (pitch - (size_t) w * 4), src->alpha_offset, 0);
+  cudaStream_t stream;
+  CUDA_OK (cudaStreamCreate (&stream));
+  const CsCudaImage s = { d_src, w, h, pitch, src->alpha_offset };
+  const CsCudaImage d = { d_dst, w, h, pitch, src->alpha_offset };
+  uint8_t *first = NULL;
+  for (int run = 0; run < runs; run++) {
+    CUDA_OK (cudaMemset (d_dst, POISON, pitch * h));
+    CUDA_OK (launch (j, &s, &d, scratch, bytes, stream));
+    CUDA_OK (cudaStreamSynchronize (stream));
+    CUDA_OK (cudaMemcpy (out.data, d_dst, pitch * h, cudaMemcpyDeviceToHost));
+    if (run == 0) {
+      first = malloc (pitch * h);
+      memcpy (first, out.data, pitch * h);
+    } else {
+      ck_assert_msg (memcmp (first, out.data, pitch * h) == 0, "run %d differs from run 0", run);
+    }
+  }
+  free (first);
+  CUDA_OK (cudaStreamDestroy (stream));
+  CUDA_OK (cudaFree (d_src));
+  CUDA_OK (cudaFree (d_dst));
+  if (scratch)
+    CUDA_OK (cudaFree (scratch));
+  ck_assert_msg (cs_test_padding_intact (&out, POISON), "a kernel wrote into the row padding");
+  return out;
+}
+
+/* GPU vs the double reference: max abs error <= max_err, alpha copied exactly. */
+static CsErrorStats check_against_reference (const Job *j, const CsImage *src, int pad,
+    double max_err, const char *what)
+{
+  CsImage ref = cs_test_image_new (src->width, src->height, 0, src->alpha_offset, 0);
+  reference (j, src, &ref);
+  CsImage out = run_gpu (j, src, pad, 2);
+  const CsErrorStats st = cs_compare_images (&out, &ref);
+  printf ("%-48s %5dx%-5d max %.0f psnr %.2f dB (%lld samples differ)\n", what, src->width,
+      src->height, st.max_abs, st.psnr, st.differing);
+  ck_assert_msg (st.alpha_differing == 0, "%s: alpha changed at %lld pixels", what, st.alpha_differing);
+  ck_assert_msg (st.max_abs <= max_err, "%s %dx%d: max abs error %.0f > %.0f (psnr %.2f)", what,
+      src->width, src->height, st.max_abs, max_err, st.psnr);
+  cs_test_image_free (&out);
+  cs_test_image_free (&ref);
+  return st;
+}
+
+typedef struct {
+  int w, h, pad, alpha;
+  int kind;   /* 0 noise, 1 scene, 2 astronaut, 3 coffee */
+} Input;
+
+static const Input inputs[] = {
+  { 1, 1, 0, 3, 0 }, { 2, 3, 12, 0, 0 }, { 385, 289, 36, 3, 1 }, { 4097, 7, -1, 0, 1 },
+  { 7, 1023, 4, 3, 0 }, { 0, 0, -1, 3, 2 }, { 0, 0, 20, 0, 3 },
+};
+
+static CsImage make_input (const Input *in)
+{
+  CsImage img;
+  if (in->kind >= 2) {
+    img = cs_test_image_load_ppm (cs_test_data_path (in->kind == 2 ? "astronaut_256x256.ppm"
+                                                                    : "coffee_301x203.ppm"),
+        0, in->alpha);
+    ck_assert_msg (img.width > 0, "cannot read the shipped test image");
+    return img;
+  }
+  img = cs_test_image_new (in->w, in->h, 0, in->alpha, 0);
+  if (in->kind == 0)
+    cs_test_fill_noise (&img, (uint32_t) (in->w * 31 + in->h));
+  else
+    cs_test_fill_scene (&img, (uint32_t) (in->w + in->h));
+  return img;
+}
+
+static const int n_inputs = sizeof inputs / sizeof inputs[0];
+
+START_TEST (test_edgeaware_algorithm_a)
+{
+  const double sr[][2] = { { 20, 40 }, { 5, 20 }, { 50, 50 } };
+  Job j = { .filter = EDGEAWARE, .ea = cs_edgeaware_params_default () };
+  j.ea.blocks_per_stripe = 1;
+  j.ea.sigma = sr[_i % 3][0];
+  j.ea.sigma_r = sr[_i % 3][1];
+  const Input *in = &inputs[_i / 3];
+  CsImage src = make_input (in);
+  char what[96];
+  snprintf (what, sizeof what, "edgeaware A sigma %g sigma-r %g", j.ea.sigma, j.ea.sigma_r);
+  check_against_reference (&j, &src, in->pad, 1, what);
+  cs_test_image_free (&src);
+}
+END_TEST
+
+START_TEST (test_edgeaware_algorithm_c)
+{
+  const int blocks[] = { 2, 3, 8, 16, 64 };
+  Job j = { .filter = EDGEAWARE, .ea = cs_edgeaware_params_default () };
+  j.ea.blocks_per_stripe = blocks[_i % 5];
+  j.ea.sigma = _i % 2 ? 50 : 10;
+  j.ea.sigma_r = _i % 2 ? 50 : 30;
+  const Input *in = &inputs[2 + (_i / 5) % 2 * 4];   /* the scene and the coffee crop */
+  CsImage src = make_input (in);
+  char what[96];
+  snprintf (what, sizeof what, "edgeaware C blocks %d sigma %g", j.ea.blocks_per_stripe, j.ea.sigma);
+  check_against_reference (&j, &src, in->pad, 1, what);
+  cs_test_image_free (&src);
+}
+END_TEST
+
+START_TEST (test_edgeaware_auto_vs_algorithm_a)
+{
+  Job j = { .filter = EDGEAWARE, .ea = cs_edgeaware_params_default () };
+  const Input in = { 0, 0, -1, 3, 2 };
+  CsImage src = make_input (&in);
+  CsImage ref = cs_test_image_new (src.width, src.height, 0, 3, 0);
+  j.ea.blocks_per_stripe = 1;
+  reference (&j, &src, &ref);
+  j.ea.blocks_per_stripe = 0;
+  CsImage out = run_gpu (&j, &src, -1, 3);
+  const CsErrorStats st = cs_compare_images (&out, &ref);
+  printf ("edgeaware auto blocks (%d, %d) vs Algorithm A: max %.0f psnr %.2f\n",
+      cs_cuda_edgeaware_auto_blocks (&device, src.width, src.height, &j.ea),
+      cs_cuda_edgeaware_auto_blocks (&device, src.height, src.width, &j.ea), st.max_abs, st.psnr);
+  ck_assert (st.max_abs <= 2 && st.psnr >= 60.0);
+  cs_test_image_free (&src);
+  cs_test_image_free (&ref);
+  cs_test_image_free (&out);
+}
+END_TEST
+
+START_TEST (test_recursive)
+{
+  const double sigmas[] = { 0.5, 2.0, 5.0, 20.0, 80.0 };
+  const int blocks[] = { 1, 4 };
+  Job j = { .filter = RECURSIVE, .rc = cs_recursive_params_default () };
+  j.rc.sigma = sigmas[_i % 5];
+  j.rc.blocks_per_stripe = blocks[(_i / 5) % 2];
+  j.rc.algorithm = (_i / 10) % 2 ? CS_RECURSIVE_YOUNG_VAN_VLIET : CS_RECURSIVE_DERICHE;
+  const int picks[] = { 0, 1, 2, 3, 6 };
+  const Input *in = &inputs[picks[(_i / 20) % 5]];
+  CsImage src = make_input (in);
+  char what[96];
+  snprintf (what, sizeof what, "recursive %s sigma %g blocks %d",
+      j.rc.algorithm ? "yvv" : "deriche", j.rc.sigma, j.rc.blocks_per_stripe);
+  check_against_reference (&j, &src, in->pad, 1, what);
+  cs_test_image_free (&src);
+}
+END_TEST
+
+START_TEST (test_bilateral_exact)
+{
+  const int radii[] = { 1, 2, 3, 5, 7, 15, 32 };
+  Job j = { .filter = BILATERAL, .bl = cs_bilateral_params_default () };
+  j.bl.radius = radii[_i % 7];
+  j.bl.sigma = j.bl.radius / 2.0;
+  j.bl.sigma_r = 30;
+  j.bl.range_kernel = (_i / 7) % 2 ? CS_RANGE_KERNEL_LORENTZIAN : CS_RANGE_KERNEL_GAUSSIAN;
+  /* big windows on the small inputs only: the double reference is O(r²) per pixel */
+  const int small[] = { 0, 1, 4 }, all[] = { 0, 1, 2, 3, 4, 5, 6 };
+  const int pick = j.bl.radius > 7 ? small[(_i / 14) % 3] : all[(_i / 14) % 7];
+  CsImage src = make_input (&inputs[pick]);
+  char what[96];
+  snprintf (what, sizeof what, "bilateral exact %s r %d",
+      j.bl.range_kernel ? "lorentzian" : "gaussian", j.bl.radius);
+  check_against_reference (&j, &src, inputs[pick].pad, 1, what);
+  cs_test_image_free (&src);
+}
+END_TEST
+
+START_TEST (test_bilateral_separable)
+{
+  Job j = { .filter = BILATERAL, .bl = cs_bilateral_params_default () };
+  j.bl.mode = CS_BILATERAL_SEPARABLE;
+  j.bl.radius = 1 + 3 * (_i % 3);
+  j.bl.sigma = j.bl.radius / 2.0;
+  j.bl.range_kernel = _i % 2 ? CS_RANGE_KERNEL_LORENTZIAN : CS_RANGE_KERNEL_GAUSSIAN;
+  const Input *in = &inputs[(_i * 3) % n_inputs];
+  CsImage src = make_input (in);
+  check_against_reference (&j, &src, in->pad, 1, "bilateral separable");
+  cs_test_image_free (&src);
+}
+END_TEST
+
+START_TEST (test_identity_copies)
+{
+  const Input *in = &inputs[2];
+  CsImage src = make_input (in);
+  Job jobs[3] = { { .filter = EDGEAWARE, .ea = cs_edgeaware_params_default () },
+    { .filter = BILATERAL, .bl = cs_bilateral_params_default () },
+    { .filter = RECURSIVE, .rc = cs_recursive_params_default () } };
+  jobs[0].ea.sigma = 0;
+  jobs[1].bl.sigma = 0;
+  jobs[2].rc.sigma = 0;
+  for (int k = 0; k < 3; k++) {
+    CsImage out = run_gpu (&jobs[k], &src, in->pad, 1);
+    const CsErrorStats st = cs_compare_images (&out, &src);
+    ck_assert (st.differing == 0 && st.alpha_differing == 0);
+    cs_test_image_free (&out);
+  }
+  cs_test_image_free (&src);
+}
+END_TEST
+
+START_TEST (test_bad_arguments_are_errors)
+{
+  void *d;
+  CUDA_OK (cudaMalloc (&d, 64 * 64 * 4));
+  const CsCudaImage img = { d, 64, 64, 256, 3 };
+  const CsCudaImage other = { d, 32, 64, 256, 3 };
+  CsEdgeAwareParams ea = cs_edgeaware_params_default ();
+  CsRecursiveParams rc = cs_recursive_params_default ();
+  CsBilateralParams bl = cs_bilateral_params_default ();
+  /* no scratch where scratch is needed */
+  ck_assert_int_eq (cs_cuda_edgeaware (&img, &img, &ea, &device, NULL, 0, 0), cudaErrorInvalidValue);
+  ck_assert_int_eq (cs_cuda_recursive (&img, &img, &rc, &device, NULL, 0, 0), cudaErrorInvalidValue);
+  /* sizes that disagree, parameters out of range */
+  ck_assert_int_eq (cs_cuda_bilateral (&img, &other, &bl, &device, NULL, 0, 0), cudaErrorInvalidValue);
+  bl.sigma_r = -1;
+  ck_assert_int_eq (cs_cuda_bilateral (&img, &img, &bl, &device, NULL, 0, 0), cudaErrorInvalidValue);
+  CUDA_OK (cudaFree (d));
+}
+END_TEST
+
+static Suite *suite (void)
+{
+  Suite *s = suite_create ("gpu-kernels");
+  TCase *tc = tcase_create ("kernels");
+  tcase_set_timeout (tc, 600);
+  tcase_add_loop_test (tc, test_edgeaware_algorithm_a, 0, 3 * n_inputs);
+  tcase_add_loop_test (tc, test_edgeaware_algorithm_c, 0, 10);
+  tcase_add_test (tc, test_edgeaware_auto_vs_algorithm_a);
+  tcase_add_loop_test (tc, test_recursive, 0, 20 * 5);
+  tcase_add_loop_test (tc, test_bilateral_exact, 0, 14 * 3);
+  tcase_add_loop_test (tc, test_bilateral_separable, 0, 6);
+  tcase_add_test (tc, test_identity_copies);
+  tcase_add_test (tc, test_bad_arguments_are_errors);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int main (void)
+{
+  int n = 0;
+  const cudaError_t err = cudaGetDeviceCount (&n);
+  if (err != cudaSuccess || n == 0) {
+    printf ("SKIP: no usable CUDA device (cudaGetDeviceCount: %s, %d devices)\n",
+        cudaGetErrorName (err), n);
+    return 77;
+  }
+  if (cs_cuda_device_query (&device) != cudaSuccess) {
+    printf ("SKIP: cannot query the CUDA device\n");
+    return 77;
+  }
+  printf ("device: %d SMs, L2 %zu bytes\n", device.sm_count, device.l2_bytes);
+  SRunner *r = srunner_create (suite ());
+  srunner_set_fork_status (r, CK_NOFORK);
+  srunner_run_all (r, CK_NORMAL);
+  const int failed = srunner_ntests_failed (r);
+  srunner_free (r);
+  return failed ? 1 : 0;
+}
