@@ -1,0 +1,177 @@
+/* The fast CPU path against the double references: max abs error <= 1 LSB on photo crops,
+ * noise and odd sizes, padded strides, both alpha layouts, several thread counts, in place.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cs_cpu.h"
+#include "cs_metrics.h"
+#include "cs_reference.h"
+#include "cs_test_images.h"
+
+#define POISON 0x5A
+
+typedef enum { EDGEAWARE, BILATERAL, RECURSIVE } Filter;
+
+typedef struct {
+  Filter filter;
+  CsEdgeAwareParams ea;
+  CsBilateralParams bl;
+  CsRecursiveParams rc;
+} Job;
+
+typedef struct {
+  int w, h, pad, alpha, kind;   /* kind: 0 noise, 1 scene, 2 astronaut, 3 coffee */
+} Input;
+
+static const Input inputs[] = {
+  { 1, 1, 0, 3, 0 }, { 2, 3, 12, 0, 0 }, { 385, 289, 36, 3, 1 }, { 4097, 7, 4, 0, 1 },
+  { 7, 1023, 0, 3, 0 }, { 0, 0, 20, 3, 2 }, { 0, 0, 8, 0, 3 },
+};
+#define N_INPUTS ((int) (sizeof inputs / sizeof inputs[0]))
+
+static CsImage make_input (const Input *in)
+{
+  if (in->kind >= 2) {
+    CsImage img = cs_test_image_load_ppm (cs_test_data_path (in->kind == 2 ? "astronaut_256x256.ppm"
+                                                                          : "coffee_301x203.ppm"),
+        in->pad, in->alpha);
+    ck_assert_msg (img.width > 0, "cannot read a shipped test image");
+    return img;
+  }
+  CsImage img = cs_test_image_new (in->w, in->h, in->pad, in->alpha, 0);
+  if (in->kind == 0)
+    cs_test_fill_noise (&img, (uint32_t) (in->w * 3 + in->h));
+  else
+    cs_test_fill_scene (&img, 11);
+  return img;
+}
+
+static int run_cpu (const Job *j, const CsImage *src, CsImage *dst, int threads, CsCpuWorkspace *ws)
+{
+  switch (j->filter) {
+    case EDGEAWARE: return cs_cpu_edgeaware (src, dst, &j->ea, threads, ws);
+    case BILATERAL: return cs_cpu_bilateral (src, dst, &j->bl, threads, ws);
+    default: return cs_cpu_recursive (src, dst, &j->rc, threads, ws);
+  }
+}
+
+static int run_ref (const Job *j, const CsImage *src, CsImage *dst)
+{
+  switch (j->filter) {
+    case EDGEAWARE: return cs_ref_edgeaware (src, dst, &j->ea);
+    case BILATERAL: return cs_ref_bilateral (src, dst, &j->bl);
+    default: return cs_ref_recursive (src, dst, &j->rc);
+  }
+}
+
+/* CPU vs reference on one input, with 1 and 3 threads (which must agree exactly). */
+static void check (const Job *j, const Input *in, const char *what)
+{
+  CsImage src = make_input (in);
+  CsImage ref = cs_test_image_new (src.width, src.height, 0, in->alpha, 0);
+  CsImage out1 = cs_test_image_new (src.width, src.height, in->pad + 4, in->alpha, POISON);
+  CsImage out3 = cs_test_image_new (src.width, src.height, in->pad + 4, in->alpha, POISON);
+  CsCpuWorkspace ws = { 0 };
+  ck_assert_int_eq (run_ref (j, &src, &ref), 0);
+  ck_assert_int_eq (run_cpu (j, &src, &out1, 1, &ws), 0);
+  ck_assert_int_eq (run_cpu (j, &src, &out3, 3, &ws), 0);
+  const CsErrorStats st = cs_compare_images (&out1, &ref);
+  const CsErrorStats threads = cs_compare_images (&out1, &out3);
+  printf ("%-40s %5dx%-5d max %.0f psnr %.2f dB\n", what, src.width, src.height, st.max_abs, st.psnr);
+  ck_assert_msg (st.max_abs <= 1, "%s %dx%d: max abs error %.0f", what, src.width, src.height, st.max_abs);
+  ck_assert_msg (st.alpha_differing == 0, "%s: alpha changed", what);
+  ck_assert_msg (threads.differing == 0 && threads.alpha_differing == 0, "%s: 1 and 3 threads differ", what);
+  ck_assert_msg (cs_test_padding_intact (&out1, POISON) && cs_test_padding_intact (&out3, POISON),
+      "%s: wrote into the row padding", what);
+  cs_cpu_workspace_clear (&ws);
+  cs_test_image_free (&src);
+  cs_test_image_free (&ref);
+  cs_test_image_free (&out1);
+  cs_test_image_free (&out3);
+}
+
+START_TEST (test_edgeaware)
+{
+  Job j = { .filter = EDGEAWARE, .ea = cs_edgeaware_params_default () };
+  const int blocks[] = { 1, 1, 4 };
+  j.ea.blocks_per_stripe = blocks[_i % 3];
+  j.ea.sigma = _i % 3 == 1 ? 50 : 12;
+  j.ea.sigma_r = _i % 3 == 1 ? 50 : 25;
+  j.ea.iterations = 1 + _i % 3;
+  check (&j, &inputs[(_i / 3) % N_INPUTS], "edgeaware");
+}
+END_TEST
+
+START_TEST (test_bilateral)
+{
+  Job j = { .filter = BILATERAL, .bl = cs_bilateral_params_default () };
+  const int radii[] = { 1, 3, 7 };
+  j.bl.radius = radii[_i % 3];
+  j.bl.sigma = j.bl.radius / 2.0 + 0.3;
+  j.bl.range_kernel = (_i / 3) % 2 ? CS_RANGE_KERNEL_LORENTZIAN : CS_RANGE_KERNEL_GAUSSIAN;
+  j.bl.mode = (_i / 6) % 2 ? CS_BILATERAL_SEPARABLE : CS_BILATERAL_EXACT;
+  check (&j, &inputs[(_i / 2) % N_INPUTS], "bilateral");
+}
+END_TEST
+
+START_TEST (test_bilateral_large_radius)
+{
+  Job j = { .filter = BILATERAL, .bl = cs_bilateral_params_default () };
+  j.bl.radius = _i ? 32 : 15;
+  j.bl.sigma = j.bl.radius / 2.0;
+  const Input in = { 45, 37, 4, 3, 1 };
+  check (&j, &in, "bilateral large radius");
+}
+END_TEST
+
+START_TEST (test_recursive)
+{
+  Job j = { .filter = RECURSIVE, .rc = cs_recursive_params_default () };
+  const double sigmas[] = { 0.5, 3, 25, 120 };
+  j.rc.sigma = sigmas[_i % 4];
+  j.rc.blocks_per_stripe = (_i / 4) % 2 ? 5 : 1;
+  j.rc.algorithm = (_i / 8) % 2 ? CS_RECURSIVE_YOUNG_VAN_VLIET : CS_RECURSIVE_DERICHE;
+  check (&j, &inputs[(_i / 3) % N_INPUTS], "recursive");
+}
+END_TEST
+
+/* src == dst: the CPU path reads all its input before it writes. */
+START_TEST (test_in_place)
+{
+  const Input in = { 0, 0, 16, 3, 3 };
+  for (int f = 0; f < 3; f++) {
+    Job j = { .filter = (Filter) f, .ea = cs_edgeaware_params_default (),
+      .bl = cs_bilateral_params_default (), .rc = cs_recursive_params_default () };
+    CsImage src = make_input (&in), inplace = make_input (&in), out = make_input (&in);
+    CsCpuWorkspace ws = { 0 };
+    ck_assert_int_eq (run_cpu (&j, &src, &out, 2, &ws), 0);
+    ck_assert_int_eq (run_cpu (&j, &inplace, &inplace, 2, &ws), 0);
+    ck_assert_int_eq (cs_compare_images (&out, &inplace).differing, 0);
+    cs_cpu_workspace_clear (&ws);
+    cs_test_image_free (&src);
+    cs_test_image_free (&inplace);
+    cs_test_image_free (&out);
+  }
+}
+END_TEST
+
+int main (void)
+{
+  Suite *s = suite_create ("cpu-path");
+  TCase *tc = tcase_create ("cpu");
+  tcase_set_timeout (tc, 600);
+  tcase_add_loop_test (tc, test_edgeaware, 0, 3 * N_INPUTS);
+  tcase_add_loop_test (tc, test_bilateral, 0, 12 + 2 * N_INPUTS);
+  tcase_add_loop_test (tc, test_bilateral_large_radius, 0, 2);
+  tcase_add_loop_test (tc, test_recursive, 0, 16 + 2 * N_INPUTS);
+  tcase_add_test (tc, test_in_place);
+  suite_add_tcase (s, tc);
+  SRunner *r = srunner_create (s);
+  srunner_run_all (r, CK_NORMAL);
+  const int failed = srunner_ntests_failed (r);
+  srunner_free (r);
+  return failed ? 1 : 0;
+}
