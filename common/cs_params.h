@@ -84,7 +84,7 @@ typedef struct {
 #define CS_RECURSIVE_SIGMA_DEFAULT 5.0
 #define CS_RECURSIVE_KAPPA_MIN 0.0
 #define CS_RECURSIVE_KAPPA_MAX 20.0
-#define CS_RECURSIVE_KAPPA_DEFAULT 4.0
+#define CS_RECURSIVE_KAPPA_DEFAULT 3.0
 
 /* Defaults, as a designated initialiser would give them. */
 CsEdgeAwareParams cs_edgeaware_params_default (void);

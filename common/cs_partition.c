@@ -11,9 +11,10 @@ int cs_auto_partitions (int line_length, int n_lines, double warmup_samples,
   if (max_blocks > line_length / CS_MIN_PARTITION)
     max_blocks = line_length / CS_MIN_PARTITION;
   for (int b = 1; b <= max_blocks; b++) {
-    const double sweeps = (double) n_lines * b;
-    const double queue = sweeps > saturating_sweeps ? sweeps / saturating_sweeps : 1.0;
-    const double cost = (n / b + 2.0 * (b > 1 ? w : 0.0)) * queue;
+    const double warm = 2.0 * w * (b - 1);
+    const double chain = n / b + warm / b;
+    const double total = (double) n_lines * (n + warm) / saturating_sweeps;
+    const double cost = chain > total ? chain : total;
     if (best_cost < 0.0 || cost < best_cost * 0.999) {
       best_cost = cost;
       best = b;

@@ -9,12 +9,13 @@ extern "C" {
 #endif
 
 /* A line-parallel recursive pass runs one sequential sweep per (line, partition). With B
- * partitions each sweep covers n/B samples plus up to 2·warmup samples of warm-up, and
- * n_lines·B sweeps run at once. Model: time ∝ (n/B + 2·min(warmup, n)) ·
- * max(1, n_lines·B / saturating_sweeps), where saturating_sweeps is how many concurrent
- * sweeps it takes to keep the machine busy (below it, more sweeps are free; above it they
- * queue). Partitions shorter than CS_MIN_PARTITION samples are not considered: their
- * warm-ups would cost more than they save and every cut adds approximation error.
+ * partitions a line's sweeps cover n samples plus 2·w·(B−1) samples of warm-up (w on each
+ * side of every inner cut). Modelled time, in sample steps:
+ *   max(n/B + 2w(B−1)/B,                        the longest chain of dependent steps,
+ *       n_lines·(n + 2w(B−1)) / saturating_sweeps)  all steps over the machine's rate,
+ * where saturating_sweeps is how many sweeps the machine advances at full speed at once.
+ * Partitions shorter than CS_MIN_PARTITION samples are not considered: their warm-ups
+ * cost more than they save and every cut adds approximation error.
  * Returns the B in 1..max_blocks with the least modelled time (the smallest on ties). */
 #define CS_MIN_PARTITION 32
 int cs_auto_partitions (int line_length, int n_lines, double warmup_samples,

@@ -5,11 +5,10 @@
  *
  * Exact, r <= 8: the thesis's shared-memory tile with 1xN register blocking — a 32x8 block
  * computes a 32x32 tile, each thread a column of 4 outputs, so every neighbour loaded from
- * shared memory serves up to 4 windows. The tile is held as float (r, g, b, |q|²), which
- * turns the range distance into d² = |q|² + |p|² − 2 p·q: one add and three FMAs, exact
- * for 8-bit inputs (every term an integer below 2^24). The Gaussian weight is one ex2:
- * w = 2^(c_r d² + c_s |p−q|²). Radius is a template parameter, so the window loops unroll
- * and the spatial terms fold into constants.
+ * shared memory serves up to 4 windows. The tile holds float (r, g, b, c_r|q|²), which turns
+ * the range distance into |q|² + |p|² − 2p·q; with the spatial term folded in, the
+ * Gaussian weight costs one add, three FMAs and one ex2 (see bilateral_tiled). Radius is a
+ * template parameter, so the loop over a window row unrolls.
  * Exact, r > 8: one thread per output, neighbours through the read-only cache.
  * Separable: a row pass into a float4 plane and a column pass whose range distances come
  * from that plane (compute-shader chapter).
@@ -50,45 +49,66 @@ __device__ __forceinline__ int clampi (int v, int lo, int hi)
 
 static const int kTileW = 32, kRowsPerThread = 4, kBlockH = 8, kTileH = kBlockH * kRowsPerThread;
 
-template <int R>
+/* Exact filter, r <= 8. Per neighbour q and output p the Gaussian exponent is
+ *   c_r‖p − q‖² + c_s|p − q|² = A(q, dx) + B(p, dy) + Σ_c m_c(p)·q_c
+ * with A = c_r|q|² + c_s·dx² (once per loaded neighbour, shared by the thread's outputs),
+ * B = c_r|p|² + c_s·dy² (once per output and window row), m = −2c_r·p (once per output):
+ * one add and three FMAs, then one ex2 and four accumulations. The Lorentzian weight is
+ * 2^(c_s|p−q|²) / (1 + c_r‖p−q‖²) with the spatial factor split the same way. */
+template <int R, bool kLorentzian>
 __global__ void __launch_bounds__ (kTileW * kBlockH)
 bilateral_tiled (Lines in, Lines out, int width, int height, BilateralK k)
 {
-  constexpr int SW = kTileW + 2 * R, SH = kTileH + 2 * R;
+  constexpr int SW = kTileW + 2 * R, SH = kTileH + 2 * R, K = kRowsPerThread;
   __shared__ float4 tile[SH][SW];
   const int x0 = blockIdx.x * kTileW, y0 = blockIdx.y * kTileH;
   const int tid = threadIdx.y * kTileW + threadIdx.x;
 
+  /* Gaussian: .w = c_r|q|²; Lorentzian: .w = |q|² */
+  const float wscale = kLorentzian ? 1.0f : k.c_r;
   for (int i = tid; i < SW * SH; i += kTileW * kBlockH) {
-    const int sy = i / SW, sx = i % SW;
+    const int sy = i / SW, sx = i - sy * SW;
     const int gx = clampi (x0 + sx - R, 0, width - 1), gy = clampi (y0 + sy - R, 0, height - 1);
     const float4 v = load_px (U8 (), in, in.at (gy, gx));
-    tile[sy][sx] = make_float4 (v.x, v.y, v.z, fmaf (v.x, v.x, fmaf (v.y, v.y, v.z * v.z)));
+    tile[sy][sx] = make_float4 (v.x, v.y, v.z, wscale * fmaf (v.x, v.x, fmaf (v.y, v.y, v.z * v.z)));
   }
   __syncthreads ();
 
-  const int tx = threadIdx.x, ty0 = threadIdx.y * kRowsPerThread;
-  float4 centre[kRowsPerThread];
-  float acc[kRowsPerThread][4];
+  const int tx = threadIdx.x, ty0 = threadIdx.y * K;
+  float4 m[K];          /* Gaussian: −2c_r·p and c_r|p|²; Lorentzian: −2p and |p|² */
+  float acc[K][4];
+  const float mscale = kLorentzian ? -2.0f : -2.0f * k.c_r;
 #pragma unroll
-  for (int j = 0; j < kRowsPerThread; j++) {
+  for (int j = 0; j < K; j++) {
     const float4 c = tile[ty0 + j + R][tx + R];
-    centre[j] = make_float4 (-2.f * c.x, -2.f * c.y, -2.f * c.z, c.w);
+    m[j] = make_float4 (mscale * c.x, mscale * c.y, mscale * c.z, c.w);
     acc[j][0] = acc[j][1] = acc[j][2] = acc[j][3] = 0.f;
   }
+#pragma unroll 1
+  for (int r = 0; r < K + 2 * R; r++) {
+    float b[K];   /* per output: B (Gaussian) or the row's spatial factor (Lorentzian) */
 #pragma unroll
-  for (int r = 0; r < kRowsPerThread + 2 * R; r++) {
+    for (int j = 0; j < K; j++) {
+      const float dy = (float) (r - R - j);
+      b[j] = kLorentzian ? fast_exp2 (k.c_s * dy * dy) : fmaf (k.c_s, dy * dy, m[j].w);
+    }
 #pragma unroll
     for (int dx = -R; dx <= R; dx++) {
       const float4 q = tile[ty0 + r][tx + R + dx];
+      const float sx = k.c_s * (float) (dx * dx);
+      const float a = kLorentzian ? fast_exp2 (sx) : q.w + sx;
 #pragma unroll
-      for (int j = 0; j < kRowsPerThread; j++) {
+      for (int j = 0; j < K; j++) {
         const int dy = r - R - j;   /* window row of output j */
         if (dy < -R || dy > R)
           continue;
-        const float4 c = centre[j];
-        const float d2 = fmaf (c.x, q.x, fmaf (c.y, q.y, fmaf (c.z, q.z, q.w + c.w)));
-        const float wt = weight (k, d2, (float) (dx * dx + dy * dy));
+        float wt;
+        if (kLorentzian) {
+          const float d2 = fmaf (m[j].x, q.x, fmaf (m[j].y, q.y, fmaf (m[j].z, q.z, q.w + m[j].w)));
+          wt = __fdividef (a * b[j], fmaf (k.c_r, d2, 1.0f));
+        } else {
+          wt = fast_exp2 (fmaf (m[j].x, q.x, fmaf (m[j].y, q.y, fmaf (m[j].z, q.z, a + b[j]))));
+        }
         acc[j][0] = fmaf (wt, q.x, acc[j][0]);
         acc[j][1] = fmaf (wt, q.y, acc[j][1]);
         acc[j][2] = fmaf (wt, q.z, acc[j][2]);
@@ -100,7 +120,7 @@ bilateral_tiled (Lines in, Lines out, int width, int height, BilateralK k)
   if (x >= width)
     return;
 #pragma unroll
-  for (int j = 0; j < kRowsPerThread; j++) {
+  for (int j = 0; j < K; j++) {
     const int y = y0 + ty0 + j;
     if (y >= height)
       break;
@@ -226,7 +246,10 @@ extern "C" cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaIm
   switch (k.radius) {
 #define CASE(R) \
   case R: \
-    bilateral_tiled<R><<<grid, block, 0, stream>>> (in, out, w, h, k); \
+    if (k.lorentzian) \
+      bilateral_tiled<R, true><<<grid, block, 0, stream>>> (in, out, w, h, k); \
+    else \
+      bilateral_tiled<R, false><<<grid, block, 0, stream>>> (in, out, w, h, k); \
     break;
     CASE (1) CASE (2) CASE (3) CASE (4) CASE (5) CASE (6) CASE (7) CASE (8)
 #undef CASE

@@ -89,7 +89,7 @@ __device__ __forceinline__ void store_px (H4, const Lines &, char *p, float4 v)
 }
 
 /* Squared colour distance of two frame pixels, in 0..255 units. */
-__device__ __forceinline__ float colour_d2 (float4 a, float4 b)
+__host__ __device__ __forceinline__ float colour_d2 (float4 a, float4 b)
 {
   const float dr = a.x - b.x, dg = a.y - b.y, db = a.z - b.z;
   return fmaf (dr, dr, fmaf (dg, dg, db * db));

@@ -4,22 +4,19 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Rows, then columns. Row pass: 8-bit frame -> half4 T. Column pass: T -> 8-bit output.
- * Deriche's causal and anticausal halves are independent; the causal sum is parked in a
- * half4 plane (T itself on the row pass) until the anticausal sweep adds its half.
+ * Deriche runs through the shared sweep (cs_sweep.cuh) with δ = 1; Young–van Vliet, a
+ * cascade, runs its forward and backward passes as separate kernels through a float4 plane.
  */
 #include "cs_cuda.h"
 #include "cs_cuda_complex.cuh"
 #include "cs_cuda_px.cuh"
+#include "cs_sweep.cuh"
 #include "cs_coeffs.h"
 #include "cs_partition.h"
 
 #include <math.h>
 
 namespace cs {
-
-struct DericheK {
-  float2 a[2], b[2], ab[2], ci[2], ai[2];
-};
 
 struct YvvK {
   double B, a1, a2, a3, M[3][3];
@@ -41,66 +38,6 @@ struct Geometry {
     return en > st;
   }
 };
-
-template <class S, class D>
-__global__ void deriche_pass (Lines in, Lines out, Lines partial, Geometry geo, DericheK k)
-{
-  int line, st, en, s, e;
-  if (!geo.locate (blockIdx.x * (long long) blockDim.x + threadIdx.x, line, st, en, s, e))
-    return;
-
-  float2 g[2][3];
-  float4 f = load_px (S (), in, in.at (line, s));
-  const float fs[3] = { f.x, f.y, f.z };
-#pragma unroll
-  for (int i = 0; i < 2; i++)
-#pragma unroll
-    for (int c = 0; c < 3; c++)
-      g[i][c] = cscale (k.ci[i], fs[c]);
-  if (s >= st)
-    store_px (H4 (), partial, partial.at (line, s),
-        make_float4 (g[0][0].x + g[1][0].x, g[0][1].x + g[1][1].x, g[0][2].x + g[1][2].x, 0.f));
-  for (int x = s + 1; x < en; x++) {
-    f = load_px (S (), in, in.at (line, x));
-    const float fx[3] = { f.x, f.y, f.z };
-#pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-      for (int c = 0; c < 3; c++)
-        g[i][c] = cstep (k.a[i], fx[c], k.b[i], g[i][c]);
-    if (x >= st)
-      store_px (H4 (), partial, partial.at (line, x),
-          make_float4 (g[0][0].x + g[1][0].x, g[0][1].x + g[1][1].x, g[0][2].x + g[1][2].x, 0.f));
-  }
-
-  f = load_px (S (), in, in.at (line, e));
-  {
-    const float fe[3] = { f.x, f.y, f.z };
-#pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-      for (int c = 0; c < 3; c++)
-        g[i][c] = cscale (k.ai[i], fe[c]);
-  }
-  for (int x = e;; x--) {
-    if (x < en) {
-      const float4 p = load_px (H4 (), partial, partial.at (line, x));
-      store_px (D (), out, out.at (line, x),
-          make_float4 (p.x + g[0][0].x + g[1][0].x, p.y + g[0][1].x + g[1][1].x,
-              p.z + g[0][2].x + g[1][2].x, f.w));
-    }
-    if (x == st)
-      break;
-    /* g⁻[x−1] = a b f[x] + b g⁻[x] */
-    const float fn[3] = { f.x, f.y, f.z };
-#pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-      for (int c = 0; c < 3; c++)
-        g[i][c] = cstep (k.ab[i], fn[c], k.b[i], g[i][c]);
-    f = load_px (S (), in, in.at (line, x - 1));
-  }
-}
 
 /* Young–van Vliet forward pass, state in double (B ~ 1/q³ is below float resolution at
  * large σ). Writes w (and alpha) to the float4 plane W. */
@@ -249,18 +186,18 @@ extern "C" cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaIm
   } else {
     CsDericheCoeffs c;
     cs_deriche_coeffs (p->sigma, &c);
-    DericheK k;
+    UniformFilter f;
     for (int i = 0; i < 2; i++) {
-      k.a[i] = cx ((float) c.a[i].re, (float) c.a[i].im);
-      k.b[i] = cx ((float) c.b[i].re, (float) c.b[i].im);
-      k.ab[i] = cx ((float) (c.a[i].re * c.b[i].re - c.a[i].im * c.b[i].im),
-          (float) (c.a[i].re * c.b[i].im + c.a[i].im * c.b[i].re));
-      k.ci[i] = cx ((float) c.causal_init[i].re, (float) c.causal_init[i].im);
-      k.ai[i] = cx ((float) c.anticausal_init[i].re, (float) c.anticausal_init[i].im);
+      f.b[i] = cx ((float) c.b[i].re, (float) c.b[i].im);
+      /* x(1) = (b − 1)/r0 = r1·b */
+      f.x[i] = cx ((float) (c.r1[i].re * c.b[i].re - c.r1[i].im * c.b[i].im),
+          (float) (c.r1[i].re * c.b[i].im + c.r1[i].im * c.b[i].re));
     }
+    f.warmup = warmup;
+    const Segments seg_r = { w, h, rows.segments }, seg_c = { h, w, cols.segments };
     const Lines parked_c = make_lines (second, pitch_t, 8, false, 0);
-    deriche_pass<U8, H4><<<grid_r, kThreads, 0, stream>>> (in_r, t_r, t_r, rows, k);
-    deriche_pass<H4, U8><<<grid_c, kThreads, 0, stream>>> (t_c, out_c, parked_c, cols, k);
+    launch_rows<U8, H4, UniformFilter, false> (in_r, in_r, t_r, t_r, seg_r, f, stream);
+    launch_columns<H4, U8> (t_c, t_c, out_c, parked_c, seg_c, f, stream);
   }
   return cudaGetLastError ();
 }

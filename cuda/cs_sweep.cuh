@@ -1,0 +1,408 @@
+/* gst-cudasmooth — the line sweep shared by edgeawaregauss and recursivegauss (internal).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Both filters are Deriche's complex-pole pair, causal plus anticausal, along every row and
+ * column, each line cut into segments that warm up (DESIGN.md). The recursions of eq. (4)
+ * take a cheaper form in the state h = g + r1·f (causal) and h = g + r1·b·f (anticausal):
+ * since a + r1(1 − b) = 0, every input term cancels but one difference,
+ *     h[k] = b^δ·h[k∓1] + x(δ)·(f[k] − f[k∓1]),   x(δ) = (b^δ − 1)/(r0·δ),
+ * and the output is g = f + Re Σ_i (h⁺_i + h⁻_i) because Re Σ_i r1_i(1 + b_i) = −1.
+ * A line's steady state (the border rule) is h = 0, so warm-up starts from zero; a
+ * constant input gives h ≡ 0 and comes out bit-exact whatever the coefficient rounding.
+ * The uniform filter (recursivegauss) is the case δ = 1: b^δ = b, x = r1·b.
+ *
+ * Two kernels walk the lines. Columns: one thread per (column, segment), adjacent threads
+ * on adjacent columns, so every access is coalesced. Rows: one warp per 32 rows and
+ * segment; the warp stages 32x32 tiles through shared memory so that global reads and
+ * writes stay coalesced while each lane sweeps its own row. The causal pass parks
+ * Re Σ h⁺ (small: the filter's correction, not the signal) as half4 in a plane; the
+ * anticausal pass adds it back.
+ */
+#ifndef CS_SWEEP_CUH
+#define CS_SWEEP_CUH
+
+#include "cs_cuda_complex.cuh"
+#include "cs_cuda_px.cuh"
+
+namespace cs {
+
+struct SweepState {
+  float2 h[2][3];
+};
+
+__host__ __device__ __forceinline__ void sweep_zero (SweepState &s)
+{
+#pragma unroll
+  for (int i = 0; i < 2; i++)
+#pragma unroll
+    for (int c = 0; c < 3; c++)
+      s.h[i][c] = make_float2 (0.f, 0.f);
+}
+
+/* h = x·df + bd·h for both poles and the three channels. */
+__host__ __device__ __forceinline__ void sweep_advance (SweepState &s, const float2 bd[2],
+    const float2 x[2], float4 f, float4 f_other)
+{
+  const float df[3] = { f.x - f_other.x, f.y - f_other.y, f.z - f_other.z };
+#pragma unroll
+  for (int i = 0; i < 2; i++)
+#pragma unroll
+    for (int c = 0; c < 3; c++)
+      s.h[i][c] = cstep (x[i], df[c], bd[i], s.h[i][c]);
+}
+
+__host__ __device__ __forceinline__ float4 sweep_sum (const SweepState &s)
+{
+  return make_float4 (s.h[0][0].x + s.h[1][0].x, s.h[0][1].x + s.h[1][1].x,
+      s.h[0][2].x + s.h[1][2].x, 0.f);
+}
+
+/* recursivegauss: uniform spacing, constant terms, warm-up of a fixed sample count. */
+struct UniformFilter {
+  float2 b[2], x[2];
+  int warmup;
+  static constexpr bool kNeedsFrame = false;
+
+  __host__ __device__ __forceinline__ void terms (float4, float4, float2 bd[2], float2 x_out[2]) const
+  {
+    bd[0] = b[0];
+    bd[1] = b[1];
+    x_out[0] = x[0];
+    x_out[1] = x[1];
+  }
+  __device__ __forceinline__ int causal_start (const Lines &, int, int st) const
+  {
+    return max (st - warmup, 0);
+  }
+  __device__ __forceinline__ int anticausal_end (const Lines &, int, int en, int n) const
+  {
+    return min (en - 1 + warmup, n - 1);
+  }
+};
+
+/* edgeawaregauss: spacings from the 8-bit frame, terms per sample, warm-up of κσ_i of
+ * transformed distance (Algorithm B). */
+struct EdgeAwareFilter {
+  float2 inv_r0[2];
+  float log2_abs_b[2], arg_b[2];
+  float ratio2;    /* (σs/σr)², total σs */
+  float warmup;    /* κσ_i */
+  static constexpr bool kNeedsFrame = true;
+
+  /* δ = sqrt(1 + ratio²·‖ΔI‖²) between two frame pixels (eq. 2), returned with 1/δ. */
+  __host__ __device__ __forceinline__ float inv_spacing (float4 a, float4 b, float &delta) const
+  {
+    const float v = fmaf (ratio2, colour_d2 (a, b), 1.0f);
+#ifdef __CUDA_ARCH__
+    const float r = rsqrtf (v);
+#else
+    const float r = 1.0f / sqrtf (v);
+#endif
+    delta = v * r;
+    return r;
+  }
+
+  /* b^δ by the polar form |b|^δ(cos δθ + i sin δθ) and x = (b^δ − 1)/(r0 δ). */
+  __host__ __device__ __forceinline__ void terms (float4 fr, float4 fr_other, float2 bd[2], float2 x[2]) const
+  {
+    float delta;
+    const float inv_delta = inv_spacing (fr, fr_other, delta);
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      float sn, cs_;
+#ifdef __CUDA_ARCH__
+      const float m = exp2f (delta * log2_abs_b[i]);
+      __sincosf (delta * arg_b[i], &sn, &cs_);
+#else
+      const float m = exp2f (delta * log2_abs_b[i]);
+      sn = sinf (delta * arg_b[i]);
+      cs_ = cosf (delta * arg_b[i]);
+#endif
+      bd[i] = make_float2 (m * cs_, m * sn);
+      x[i] = cscale (cmul (make_float2 (bd[i].x - 1.0f, bd[i].y), inv_r0[i]), inv_delta);
+    }
+  }
+
+  __host__ __device__ __forceinline__ float spacing (float4 a, float4 b) const
+  {
+    float delta;
+    inv_spacing (a, b, delta);
+    return delta;
+  }
+
+  /* The largest s <= st with Σ_{k=s+1..st} Δt_k >= κσ_i, else 0. */
+  __device__ __forceinline__ int causal_start (const Lines &frame, int line, int st) const
+  {
+    int s = st;
+    float acc = 0.f;
+    float4 cur = load_px (U8 (), frame, frame.at (line, st));
+    while (s > 0 && acc < warmup) {
+      const float4 prev = load_px (U8 (), frame, frame.at (line, s - 1));
+      acc += spacing (cur, prev);
+      cur = prev;
+      s--;
+    }
+    return s;
+  }
+
+  /* The smallest e >= en−1 with Σ_{k=en..e} Δt_k >= κσ_i, else n−1. */
+  __device__ __forceinline__ int anticausal_end (const Lines &frame, int line, int en, int n) const
+  {
+    int e = en - 1;
+    float acc = 0.f;
+    float4 cur = load_px (U8 (), frame, frame.at (line, e));
+    while (e < n - 1 && acc < warmup) {
+      const float4 next = load_px (U8 (), frame, frame.at (line, e + 1));
+      acc += spacing (next, cur);
+      cur = next;
+      e++;
+    }
+    return e;
+  }
+};
+
+struct Segments {
+  int n, n_lines, segments;
+
+  __device__ __forceinline__ void bounds (int seg, int &st, int &en) const
+  {
+    st = (int) ((long long) seg * n / segments);
+    en = (int) ((long long) (seg + 1) * n / segments);
+  }
+};
+
+/* ---------------------------------------------------------------- columns: direct */
+
+template <class S, class D, class F>
+__global__ void __launch_bounds__ (128)
+sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F filt)
+{
+  const long long t = blockIdx.x * (long long) blockDim.x + threadIdx.x;
+  if (t >= (long long) geo.n_lines * geo.segments)
+    return;
+  const int line = (int) (t % geo.n_lines), seg = (int) (t / geo.n_lines);
+  int st, en;
+  geo.bounds (seg, st, en);
+  if (en <= st)
+    return;
+  const int s = filt.causal_start (frame, line, st);
+  SweepState state;
+  float2 bd[2], x[2];
+  float4 f = load_px (S (), in, in.at (line, s)), fr = make_float4 (0.f, 0.f, 0.f, 0.f);
+  if (F::kNeedsFrame)
+    fr = load_px (U8 (), frame, frame.at (line, s));
+  sweep_zero (state);
+  if (s >= st)
+    store_px (H4 (), partial, partial.at (line, s), sweep_sum (state));
+  for (int k = s + 1; k < en; k++) {
+    const float4 fk = load_px (S (), in, in.at (line, k));
+    float4 frk = fr;
+    if (F::kNeedsFrame)
+      frk = load_px (U8 (), frame, frame.at (line, k));
+    filt.terms (frk, fr, bd, x);
+    sweep_advance (state, bd, x, fk, f);
+    f = fk;
+    fr = frk;
+    if (k >= st)
+      store_px (H4 (), partial, partial.at (line, k), sweep_sum (state));
+  }
+
+  const int e = filt.anticausal_end (frame, line, en, geo.n);
+  f = load_px (S (), in, in.at (line, e));
+  if (F::kNeedsFrame)
+    fr = load_px (U8 (), frame, frame.at (line, e));
+  sweep_zero (state);
+  for (int k = e;; k--) {
+    if (k < en) {
+      const float4 p = load_px (H4 (), partial, partial.at (line, k));
+      const float4 h = sweep_sum (state);
+      store_px (D (), out, out.at (line, k), make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
+    }
+    if (k == st)
+      break;
+    const float4 fk = load_px (S (), in, in.at (line, k - 1));
+    float4 frk = fr;
+    if (F::kNeedsFrame)
+      frk = load_px (U8 (), frame, frame.at (line, k - 1));
+    filt.terms (fr, frk, bd, x);
+    sweep_advance (state, bd, x, fk, f);
+    f = fk;
+    fr = frk;
+  }
+}
+
+/* ---------------------------------------------------------------- rows: staged */
+
+static constexpr int kRowWarps = 2;   /* warps per block; each owns 32 rows */
+
+template <class S> struct Raw;
+template <> struct Raw<U8> { typedef unsigned int T; };
+template <> struct Raw<H4> { typedef uint2 T; };
+
+template <class S> __device__ __forceinline__ float4 decode (const Lines &l, typename Raw<S>::T v)
+{
+  return load_px (S (), l, reinterpret_cast<const char *> (&v));
+}
+
+template <class S, class F> struct RowTiles {
+  typename Raw<S>::T in[32][33];
+  unsigned int frame[F::kNeedsFrame ? 32 : 1][33];
+  uint2 park[32][33];   /* half4 parked sums, then the output of the chunk */
+};
+
+/* Copies a 32-row x `count`-sample window [k0, k0+count) of a plane into a tile: lane j
+ * takes sample k0+j of every row, so each row is one coalesced read. */
+template <class T>
+__device__ __forceinline__ void tile_load (T (*tile)[33], const Lines &l, int row0, int n_lines, int k0,
+    int count, int lane)
+{
+  if (lane < count)
+    for (int r = 0; r < 32 && row0 + r < n_lines; r++)
+      tile[r][lane] = *reinterpret_cast<const T *> (l.at (row0 + r, k0 + lane));
+}
+
+template <class T>
+__device__ __forceinline__ void tile_store (T (*tile)[33], const Lines &l, int row0, int n_lines, int k0,
+    int lo, int hi, int lane)
+{
+  const int k = k0 + lane;
+  if (k >= lo && k < hi)
+    for (int r = 0; r < 32 && row0 + r < n_lines; r++)
+      *reinterpret_cast<T *> (l.at (row0 + r, k)) = tile[r][lane];
+}
+
+__device__ __forceinline__ int warp_min (int v)
+{
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1)
+    v = min (v, __shfl_xor_sync (0xffffffffu, v, o));
+  return v;
+}
+
+__device__ __forceinline__ int warp_max (int v)
+{
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1)
+    v = max (v, __shfl_xor_sync (0xffffffffu, v, o));
+  return v;
+}
+
+/* kFrameIsIn: the pass reads the frame itself (first pass), so one tile serves both. */
+template <class S, class D, class F, bool kFrameIsIn>
+__global__ void __launch_bounds__ (32 * kRowWarps)
+sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F filt)
+{
+  __shared__ RowTiles<S, F> tiles[kRowWarps];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int row0 = (blockIdx.x * kRowWarps + warp) * 32;
+  if (row0 >= geo.n_lines)
+    return;   /* the whole warp */
+  RowTiles<S, F> &tl = tiles[warp];
+  const int row = row0 + lane;
+  const bool valid = row < geo.n_lines;
+  int st, en;
+  geo.bounds (blockIdx.y, st, en);
+  if (en <= st)
+    return;
+  const int s = valid ? filt.causal_start (frame, row, st) : st;
+  const int e = valid ? filt.anticausal_end (frame, row, en, geo.n) : en - 1;
+  const int s_min = warp_min (s), e_max = warp_max (e);
+  const Lines raw_in = in;
+  SweepState state;
+  sweep_zero (state);
+  float2 bd[2], x[2];
+  float4 f_prev = make_float4 (0.f, 0.f, 0.f, 0.f), fr_prev = f_prev;
+
+  for (int k0 = s_min; k0 < en; k0 += 32) {
+    const int count = min (32, en - k0);
+    tile_load (tl.in, in, row0, geo.n_lines, k0, count, lane);
+    if (F::kNeedsFrame && !kFrameIsIn)
+      tile_load (tl.frame, frame, row0, geo.n_lines, k0, count, lane);
+    __syncwarp ();
+    for (int j = 0; j < count; j++) {
+      const int k = k0 + j;
+      const float4 f = decode<S> (raw_in, tl.in[lane][j]);
+      float4 fr = f;
+      if (F::kNeedsFrame && !kFrameIsIn)
+        fr = decode<U8> (frame, tl.frame[lane][j]);
+      if (k > s) {
+        filt.terms (fr, fr_prev, bd, x);
+        sweep_advance (state, bd, x, f, f_prev);
+      }
+      f_prev = f;
+      fr_prev = fr;
+      if (k >= st) {
+        const float4 h = sweep_sum (state);
+        __half2 a = __floats2half2_rn (h.x, h.y), b = __floats2half2_rn (h.z, 0.f);
+        tl.park[lane][j] = make_uint2 (*reinterpret_cast<unsigned int *> (&a), *reinterpret_cast<unsigned int *> (&b));
+      }
+    }
+    __syncwarp ();
+    tile_store (tl.park, partial, row0, geo.n_lines, k0, st, en, lane);
+    __syncwarp ();
+  }
+
+  sweep_zero (state);
+  for (int k1 = e_max; k1 >= st; k1 -= 32) {
+    const int k0 = max (k1 - 31, st), count = k1 - k0 + 1;
+    tile_load (tl.in, in, row0, geo.n_lines, k0, count, lane);
+    if (F::kNeedsFrame && !kFrameIsIn)
+      tile_load (tl.frame, frame, row0, geo.n_lines, k0, count, lane);
+    if (k0 + lane < en && lane < count)
+      for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
+        tl.park[r][lane] = *reinterpret_cast<const uint2 *> (partial.at (row0 + r, k0 + lane));
+    __syncwarp ();
+    for (int j = count - 1; j >= 0; j--) {
+      const int k = k0 + j;
+      const float4 f = decode<S> (raw_in, tl.in[lane][j]);
+      float4 fr = f;
+      if (F::kNeedsFrame && !kFrameIsIn)
+        fr = decode<U8> (frame, tl.frame[lane][j]);
+      if (k < e) {
+        filt.terms (fr_prev, fr, bd, x);
+        sweep_advance (state, bd, x, f, f_prev);
+      } else if (k == e) {
+        sweep_zero (state);
+      }
+      f_prev = f;
+      fr_prev = fr;
+      if (k < en) {
+        const float4 p = load_px (H4 (), partial, reinterpret_cast<const char *> (&tl.park[lane][j]));
+        const float4 h = sweep_sum (state);
+        const float4 o = make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w);
+        store_px (D (), out, reinterpret_cast<char *> (&tl.park[lane][j]), o);
+      }
+    }
+    __syncwarp ();
+    if (sizeof (typename Raw<D>::T) == 8)
+      tile_store (tl.park, out, row0, geo.n_lines, k0, st, en, lane);
+    else {
+      const int k = k0 + lane;
+      if (k < en && lane < count)
+        for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
+          *reinterpret_cast<unsigned int *> (out.at (row0 + r, k)) = tl.park[r][lane].x;
+    }
+    __syncwarp ();
+  }
+}
+
+template <class S, class D, class F, bool kFrameIsIn>
+static void launch_rows (const Lines &frame, const Lines &in, const Lines &out, const Lines &partial,
+    const Segments &geo, const F &filt, cudaStream_t stream)
+{
+  const dim3 grid (div_up (geo.n_lines, 32 * kRowWarps), geo.segments);
+  sweep_rows<S, D, F, kFrameIsIn><<<grid, 32 * kRowWarps, 0, stream>>> (frame, in, out, partial, geo, filt);
+}
+
+template <class S, class D, class F>
+static void launch_columns (const Lines &frame, const Lines &in, const Lines &out, const Lines &partial,
+    const Segments &geo, const F &filt, cudaStream_t stream)
+{
+  const int threads = 128;
+  sweep_columns<S, D, F><<<div_up ((long long) geo.n_lines * geo.segments, threads), threads, 0, stream>>> (
+      frame, in, out, partial, geo, filt);
+}
+
+}  // namespace cs
+
+#endif /* CS_SWEEP_CUH */

@@ -1,0 +1,192 @@
+/* edgeawaregauss — edge-aware Gaussian by domain transform and recursive filtering.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * SECTION:element-edgeawaregauss
+ *
+ * Smooths within regions and stops at edges, at a cost independent of sigma. Each row
+ * (then each column) is mapped isometrically to a line whose sample spacing grows with
+ * the colour step, Δt = sqrt(1 + (σs/σr)² |ΔI|²) (E. Gastal and M. Oliveira, "Domain
+ * transform for edge-aware image and video processing", SIGGRAPH 2011), and a Gaussian is
+ * run along it as Deriche's complex-pole recursive filter on the non-uniform grid
+ * (Gastal and Oliveira, "High-order recursive filtering of non-uniformly sampled
+ * signals", CGF 2015). `iterations` horizontal+vertical pairs with decreasing σ_i remove
+ * the stripes a single pair leaves. For parallelism every line is cut into
+ * `blocks-per-stripe` blocks whose starting state is approximated by running the
+ * recursion over κ·σ_i of transformed distance before the block (H. Ferreira, E. Gastal,
+ * L. Schnorr, P. Navaux, "Performance and error analysis of recursive edge-aware Gaussian
+ * filters on GPUs", Algorithms B and C); the error shrinks as e^(−1.72κ).
+ *
+ * Example:
+ *   gst-launch-1.0 videotestsrc pattern=ball num-buffers=60 ! video/x-raw,format=RGBA \
+ *     ! edgeawaregauss sigma=20 sigma-r=40 ! videoconvert ! autovideosink
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstedgeawaregauss.h"
+
+#include "cs_cpu.h"
+
+struct _GstEdgeAwareGauss
+{
+  GstCudaSmoothFilter parent;
+  CsEdgeAwareParams params;   /* under the object lock */
+};
+
+enum
+{
+  PROP_0,
+  PROP_SIGMA,
+  PROP_SIGMA_R,
+  PROP_ITERATIONS,
+  PROP_KAPPA,
+  PROP_BLOCKS_PER_STRIPE,
+};
+
+G_DEFINE_TYPE (GstEdgeAwareGauss, gst_edge_aware_gauss, GST_TYPE_CUDA_SMOOTH_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (edgeawaregauss, "edgeawaregauss", GST_RANK_NONE, GST_TYPE_EDGE_AWARE_GAUSS);
+
+static gboolean
+snapshot (GstCudaSmoothFilter * filter, GstCudaSmoothParams * params)
+{
+  GstEdgeAwareGauss *self = GST_EDGE_AWARE_GAUSS (filter);
+  params->edgeaware = self->params;
+  return cs_edgeaware_is_identity (&self->params);
+}
+
+static int
+filter_cpu (const GstCudaSmoothParams * params, const CsImage * src, CsImage * dst, int n_threads,
+    CsCpuWorkspace * ws)
+{
+  return cs_cpu_edgeaware (src, dst, &params->edgeaware, n_threads, ws);
+}
+
+#ifdef HAVE_CUDA
+static size_t
+cuda_scratch_bytes (const GstCudaSmoothParams * params, int width, int height)
+{
+  (void) params;
+  return cs_cuda_edgeaware_scratch_bytes (width, height);
+}
+
+static cudaError_t
+filter_cuda (const GstCudaSmoothParams * params, const CsCudaImage * src, const CsCudaImage * dst,
+    const CsCudaDevice * dev, void *scratch, size_t scratch_bytes, cudaStream_t stream)
+{
+  return cs_cuda_edgeaware (src, dst, &params->edgeaware, dev, scratch, scratch_bytes, stream);
+}
+#endif
+
+static void
+gst_edge_aware_gauss_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstEdgeAwareGauss *self = GST_EDGE_AWARE_GAUSS (object);
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SIGMA:
+      self->params.sigma = g_value_get_double (value);
+      break;
+    case PROP_SIGMA_R:
+      self->params.sigma_r = g_value_get_double (value);
+      break;
+    case PROP_ITERATIONS:
+      self->params.iterations = g_value_get_int (value);
+      break;
+    case PROP_KAPPA:
+      self->params.kappa = g_value_get_double (value);
+      break;
+    case PROP_BLOCKS_PER_STRIPE:
+      self->params.blocks_per_stripe = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_edge_aware_gauss_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstEdgeAwareGauss *self = GST_EDGE_AWARE_GAUSS (object);
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SIGMA:
+      g_value_set_double (value, self->params.sigma);
+      break;
+    case PROP_SIGMA_R:
+      g_value_set_double (value, self->params.sigma_r);
+      break;
+    case PROP_ITERATIONS:
+      g_value_set_int (value, self->params.iterations);
+      break;
+    case PROP_KAPPA:
+      g_value_set_double (value, self->params.kappa);
+      break;
+    case PROP_BLOCKS_PER_STRIPE:
+      g_value_set_int (value, self->params.blocks_per_stripe);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_edge_aware_gauss_class_init (GstEdgeAwareGaussClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCudaSmoothFilterClass *filter_class = GST_CUDA_SMOOTH_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_edge_aware_gauss_set_property;
+  gobject_class->get_property = gst_edge_aware_gauss_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_SIGMA,
+      g_param_spec_double ("sigma", "Sigma",
+          "Spatial standard deviation, in pixels (0 = pass through)",
+          CS_EDGEAWARE_SIGMA_MIN, CS_EDGEAWARE_SIGMA_MAX, CS_EDGEAWARE_SIGMA_DEFAULT,
+          GST_CUDA_SMOOTH_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_SIGMA_R,
+      g_param_spec_double ("sigma-r", "Sigma range",
+          "Range standard deviation, in 0..255 colour units: colour steps well above it "
+          "are kept as edges (very large = plain Gaussian)",
+          CS_EDGEAWARE_SIGMA_R_MIN, CS_EDGEAWARE_SIGMA_R_MAX, CS_EDGEAWARE_SIGMA_R_DEFAULT,
+          GST_CUDA_SMOOTH_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_ITERATIONS,
+      g_param_spec_int ("iterations", "Iterations",
+          "Horizontal+vertical pass pairs, with sigma_i = sigma*sqrt(3)*2^(N-i)/sqrt(4^N-1)",
+          CS_EDGEAWARE_ITERATIONS_MIN, CS_EDGEAWARE_ITERATIONS_MAX, CS_EDGEAWARE_ITERATIONS_DEFAULT,
+          GST_CUDA_SMOOTH_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_KAPPA,
+      g_param_spec_double ("kappa", "Kappa",
+          "Warm-up of a block, in units of sigma_i of transformed distance "
+          "(0 = none; error shrinks as exp(-1.72*kappa))",
+          CS_EDGEAWARE_KAPPA_MIN, CS_EDGEAWARE_KAPPA_MAX, CS_EDGEAWARE_KAPPA_DEFAULT,
+          GST_CUDA_SMOOTH_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BLOCKS_PER_STRIPE,
+      g_param_spec_int ("blocks-per-stripe", "Blocks per stripe",
+          "Blocks each row and column is cut into (1 = Algorithm A, exact; 0 = chosen from "
+          "the frame size and the GPU's SM count; the CPU path uses 1 for 0)",
+          0, CS_BLOCKS_PER_STRIPE_MAX, 0, GST_CUDA_SMOOTH_PARAM_FLAGS));
+
+  gst_element_class_set_static_metadata (element_class, "Edge-aware Gaussian",
+      "Filter/Effect/Video", "Edge-preserving Gaussian smoothing by domain transform and "
+      "complex-pole recursive filtering (CUDA or multi-threaded CPU)", "gst-cudasmooth developers");
+  gst_cuda_smooth_filter_class_add_pad_templates (element_class);
+
+  filter_class->snapshot = snapshot;
+  filter_class->filter_cpu = filter_cpu;
+#ifdef HAVE_CUDA
+  filter_class->cuda_scratch_bytes = cuda_scratch_bytes;
+  filter_class->filter_cuda = filter_cuda;
+#endif
+}
+
+static void
+gst_edge_aware_gauss_init (GstEdgeAwareGauss * self)
+{
+  self->params = cs_edgeaware_params_default ();
+}

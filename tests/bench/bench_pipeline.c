@@ -1,0 +1,249 @@
+/* Pipeline benchmark: frames per second through an element in a real pipeline.
+ *   system memory:  poolsrc ! <element> ! fakesink   (source buffers from the pinned pool
+ *                   the element proposes, written once, so the source costs nothing)
+ *   CUDA memory:    poolsrc (CUDA caps, the element's CUDA pool) ! <element> ! fakesink
+ * The floor is the PCIe time of one frame copied both ways at once (pinned, two streams),
+ * measured in the same run. One line per measurement:
+ *   bench filter=... path=system|cuda size=WxH params=... fps=... ms_per_frame=... floor_ms=...
+ *   floor=pcie-both-ways ratio=...  (ratio = floor / time per frame: 1.0 is the bus limit)
+ * Usage: cs-bench-pipeline [--frames N] [--only FILTER] [--size WxH] [--path system|cuda]
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/base/gstpushsrc.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+/* ---------------------------------------------------------------- a source that costs nothing */
+
+typedef struct {
+  GstPushSrc parent;
+  GstCaps *caps;
+  guint64 n;
+} PoolSrc;
+
+typedef struct {
+  GstPushSrcClass parent_class;
+} PoolSrcClass;
+
+G_DEFINE_TYPE (PoolSrc, pool_src, GST_TYPE_PUSH_SRC);
+static GQuark written_quark;
+
+static GstCaps *pool_src_get_caps (GstBaseSrc *src, GstCaps *filter)
+{
+  PoolSrc *self = (PoolSrc *) src;
+  (void) filter;
+  return gst_caps_ref (self->caps);
+}
+
+/* Writes a gradient into each pool buffer the first time it is seen. */
+static GstFlowReturn pool_src_fill (GstPushSrc *src, GstBuffer *buf)
+{
+  PoolSrc *self = (PoolSrc *) src;
+  GstMemory *mem = gst_buffer_peek_memory (buf, 0);
+  if (!gst_mini_object_get_qdata (GST_MINI_OBJECT (mem), written_quark)) {
+    GstMapInfo map;
+    if (gst_memory_map (mem, &map, GST_MAP_WRITE)) {
+      for (gsize i = 0; i < map.size; i++)
+        map.data[i] = (guint8) ((i * 7) ^ (i >> 12));
+      gst_memory_unmap (mem, &map);
+    }
+    gst_mini_object_set_qdata (GST_MINI_OBJECT (mem), written_quark, GINT_TO_POINTER (1), NULL);
+  }
+  GST_BUFFER_PTS (buf) = self->n * GST_SECOND / 1000;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 1000;
+  self->n++;
+  return GST_FLOW_OK;
+}
+
+static void pool_src_finalize (GObject *o)
+{
+  gst_caps_replace (&((PoolSrc *) o)->caps, NULL);
+  G_OBJECT_CLASS (pool_src_parent_class)->finalize (o);
+}
+
+static void pool_src_class_init (PoolSrcClass *klass)
+{
+  static GstStaticPadTemplate src_t = GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+  gst_element_class_add_static_pad_template (GST_ELEMENT_CLASS (klass), &src_t);
+  gst_element_class_set_static_metadata (GST_ELEMENT_CLASS (klass), "poolsrc", "Source/Video",
+      "Pushes downstream-pool buffers without touching them", "bench");
+  GST_BASE_SRC_CLASS (klass)->get_caps = pool_src_get_caps;
+  GST_PUSH_SRC_CLASS (klass)->fill = pool_src_fill;
+  G_OBJECT_CLASS (klass)->finalize = pool_src_finalize;
+  written_quark = g_quark_from_static_string ("bench-written");
+}
+
+static void pool_src_init (PoolSrc *self)
+{
+  gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
+}
+
+/* ---------------------------------------------------------------- the PCIe floor */
+
+static double pcie_both_ways_ms (size_t bytes)
+{
+  void *h[2], *d[2];
+  cudaStream_t s[2];
+  cudaEvent_t e0, e1;
+  float best = 1e9f;
+  if (cudaHostAlloc (&h[0], bytes, cudaHostAllocPortable) || cudaHostAlloc (&h[1], bytes, cudaHostAllocPortable) ||
+      cudaMalloc (&d[0], bytes) || cudaMalloc (&d[1], bytes) || cudaStreamCreate (&s[0]) ||
+      cudaStreamCreate (&s[1]) || cudaEventCreate (&e0) || cudaEventCreate (&e1))
+    return -1;
+  memset (h[0], 1, bytes);
+  float t[20];
+  for (int i = 0; i < 22; i++) {
+    cudaEventRecord (e0, s[0]);
+    cudaStreamWaitEvent (s[1], e0, 0);
+    cudaMemcpyAsync (d[0], h[0], bytes, cudaMemcpyHostToDevice, s[0]);
+    cudaMemcpyAsync (h[1], d[1], bytes, cudaMemcpyDeviceToHost, s[1]);
+    cudaEvent_t done;
+    cudaEventCreate (&done);
+    cudaEventRecord (done, s[1]);
+    cudaStreamWaitEvent (s[0], done, 0);
+    cudaEventRecord (e1, s[0]);
+    cudaEventSynchronize (e1);
+    cudaEventDestroy (done);
+    float ms;
+    cudaEventElapsedTime (&ms, e0, e1);
+    if (i >= 2)
+      t[i - 2] = ms;
+  }
+  for (int i = 0; i < 20; i++)   /* median */
+    for (int j = i + 1; j < 20; j++)
+      if (t[j] < t[i]) {
+        float x = t[i];
+        t[i] = t[j];
+        t[j] = x;
+      }
+  best = (t[9] + t[10]) / 2;
+  cudaFreeHost (h[0]);
+  cudaFreeHost (h[1]);
+  cudaFree (d[0]);
+  cudaFree (d[1]);
+  cudaStreamDestroy (s[0]);
+  cudaStreamDestroy (s[1]);
+  return best;
+}
+
+/* ---------------------------------------------------------------- one measurement */
+
+typedef struct {
+  int count, warmup;
+  gint64 t_start, t_end;
+} Counter;
+
+static void on_handoff (GstElement *sink, GstBuffer *buf, GstPad *pad, gpointer data)
+{
+  Counter *c = data;
+  (void) sink; (void) buf; (void) pad;
+  c->count++;
+  if (c->count == c->warmup)
+    c->t_start = g_get_monotonic_time ();
+  c->t_end = g_get_monotonic_time ();
+}
+
+static int run (const char *filter, const char *params, const char *path, int w, int h, int frames,
+    double floor_ms)
+{
+  gchar *caps_str = g_strdup_printf ("video/x-raw%s,format=RGBA,width=%d,height=%d,framerate=0/1",
+      !strcmp (path, "cuda") ? "(memory:CUDAMemory)" : "", w, h);
+  gchar *desc = g_strdup_printf ("%s name=f %s ! %s ! fakesink name=sink sync=false signal-handoffs=true",
+      filter, params, caps_str);
+  GError *err = NULL;
+  GstElement *bin = gst_parse_bin_from_description (desc, TRUE, &err);
+  if (!bin || err) {
+    fprintf (stderr, "%s: %s\n", desc, err ? err->message : "?");
+    return 1;
+  }
+  GstElement *pipeline = gst_pipeline_new (NULL);
+  PoolSrc *src = g_object_new (pool_src_get_type (), "num-buffers", frames, NULL);
+  src->caps = gst_caps_from_string (caps_str);
+  gst_bin_add_many (GST_BIN (pipeline), GST_ELEMENT (src), bin, NULL);
+  gst_element_link (GST_ELEMENT (src), bin);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (bin), "sink");
+  Counter c = { 0, frames / 10 > 5 ? frames / 10 : 5, 0, 0 };
+  g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), &c);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  GstMessage *m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline), 300 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  int rc = 0;
+  if (!m || GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+    gchar *dbg = NULL;
+    if (m)
+      gst_message_parse_error (m, &err, &dbg);
+    fprintf (stderr, "%s (%s): %s %s\n", desc, path, err ? err->message : "timeout", dbg ? dbg : "");
+    rc = 1;
+  } else {
+    const double secs = (c.t_end - c.t_start) / 1e6;
+    const double fps = (c.count - c.warmup) / secs, ms = 1000.0 / fps;
+    printf ("bench filter=%s path=%s size=%dx%d params=%s fps=%.1f ms_per_frame=%.4f floor_ms=%.4f "
+        "floor=pcie-both-ways ratio=%.2f frames=%d\n", filter, path, w, h, params, fps, ms,
+        !strcmp (path, "cuda") ? 0.0 : floor_ms, !strcmp (path, "cuda") ? 0.0 : floor_ms / ms, c.count);
+    fflush (stdout);
+  }
+  if (m)
+    gst_message_unref (m);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  g_free (caps_str);
+  return rc;
+}
+
+int main (int argc, char **argv)
+{
+  int frames = 400, only_w = 0, only_h = 0;
+  const char *only = NULL, *only_path = NULL;
+  gst_init (&argc, &argv);
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--frames") && i + 1 < argc)
+      frames = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
+    else if (!strcmp (argv[i], "--path") && i + 1 < argc)
+      only_path = argv[++i];
+    else if (!strcmp (argv[i], "--size") && i + 1 < argc)
+      sscanf (argv[++i], "%dx%d", &only_w, &only_h);
+    else {
+      fprintf (stderr, "usage: %s [--frames N] [--only FILTER] [--size WxH] [--path system|cuda]\n", argv[0]);
+      return 2;
+    }
+  }
+  int n = 0;
+  if (cudaGetDeviceCount (&n) != cudaSuccess || n == 0) {
+    printf ("SKIP: no CUDA device\n");
+    return 77;
+  }
+  struct { const char *filter, *params; } cases[] = {
+    { "recursivegauss", "sigma=5 backend=cuda overlap=on" },
+    { "bilateral", "radius=1 sigma=0.5 sigma-r=30 backend=cuda overlap=on" },
+    { "edgeawaregauss", "sigma=20 sigma-r=40 backend=cuda overlap=on" },
+    { "recursivegauss", "sigma=5 backend=cuda overlap=off" },
+  };
+  const int sizes[][2] = { { 1920, 1080 }, { 3840, 2160 } };
+  int rc = 0;
+  for (int s = 0; s < 2; s++) {
+    const int w = sizes[s][0], h = sizes[s][1];
+    if (only_w && (w != only_w || h != only_h))
+      continue;
+    const double floor_ms = pcie_both_ways_ms ((size_t) w * h * 4);
+    printf ("floor size=%dx%d pcie_both_ways_ms=%.4f (one RGBA frame up and one down at once, pinned)\n", w, h, floor_ms);
+    for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+      if (only && strcmp (only, cases[k].filter))
+        continue;
+      for (int p = 0; p < 2; p++) {
+        const char *path = p ? "cuda" : "system";
+        if (only_path && strcmp (only_path, path))
+          continue;
+        rc |= run (cases[k].filter, cases[k].params, path, w, h, frames, floor_ms);
+      }
+    }
+  }
+  return rc;
+}

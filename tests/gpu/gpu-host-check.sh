@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# One build-check-measure cycle on the GPU host (see ../shared/gpu/README.md):
+#   source .gpu/env.sh BUILD && bash tests/gpu/gpu-host-check.sh BUILD [STEPS]
+# STEPS (default all): tests memcheck racecheck leaks bench-kernels bench-pipeline quality
+# Logs go to $OUT (or ./gpu-out); the last lines of each step are printed.
+set -u
+build=${1:?build dir}
+steps=${2:-"tests memcheck racecheck leaks bench-kernels bench-pipeline"}
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+py=$(command -v python3)
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader | tee "$out/device.txt"
+photo=.testdata/mate_twowings.png
+for step in $steps; do
+  start=$(date +%s)
+  case $step in
+    tests)
+      timeout 900 $py .gpu/run-tests.py "$build" > "$out/tests.log" 2>&1 ;;
+    memcheck)
+      { timeout 900 $py .gpu/run-tests.py "$build" --suite gpu --timeout-multiplier 4 \
+          --wrap "compute-sanitizer --tool memcheck --error-exitcode 3"; } > "$out/sanitizer.log" 2>&1 ;;
+    racecheck)
+      { timeout 900 $py .gpu/run-tests.py "$build" --name gpu-kernels --timeout-multiplier 4 \
+          --wrap "compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 3"; } >> "$out/sanitizer.log" 2>&1 ;;
+    leaks)
+      { timeout 600 $py .gpu/run-tests.py "$build" --name states --name gpu-elements --timeout-multiplier 4 \
+          --wrap "compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3"; } >> "$out/sanitizer.log" 2>&1 ;;
+    bench-kernels)
+      timeout 900 "$build/tests/bench/cs-bench-kernels" --image "$photo" > "$out/bench-kernels.log" 2>&1 ;;
+    bench-pipeline)
+      timeout 900 "$build/tests/bench/cs-bench-pipeline" > "$out/bench-pipeline.log" 2>&1 ;;
+    quality)
+      timeout 1200 "$build/tests/bench/cs-quality" .testdata > "$out/quality.log" 2>&1 ;;
+  esac
+  echo "== $step: exit $? in $(( $(date +%s) - start )) s"
+done
+for f in "$out"/*.log; do echo "--- $f"; grep -E "passed|FAIL|ERROR SUMMARY|LEAK SUMMARY|Checks:|^bench|^floor|^sweep-summary|^quality" "$f" | tail -40; done

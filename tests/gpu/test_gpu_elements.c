@@ -1,0 +1,213 @@
+/* The elements on the GPU inside real pipelines: cudaupload/cudadownload interop (CUDA
+ * memory in and out), mixed memory (CUDA in, system out and the reverse), GPU and CPU
+ * backends against the double reference on the same frames, a frame too large for the
+ * device. Skips (exit 77) with the reason where no usable CUDA device exists.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/app/gstappsink.h>
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cs_metrics.h"
+#include "cs_reference.h"
+
+#define W 193
+#define H 131
+#define FRAMES 4
+
+static const char *const elements[] = {
+  "edgeawaregauss sigma=12 sigma-r=30 blocks-per-stripe=1",
+  "bilateral sigma=1.5 sigma-r=25 radius=3",
+  "recursivegauss sigma=6 blocks-per-stripe=1",
+};
+
+/* Runs "videotestsrc ... ! <middle> ! appsink" and returns FRAMES RGBA frames (tightly
+ * packed copies), or NULL with *error set. */
+static guint8 **run (const char *middle, gchar **error)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=%d pattern=smpte ! "
+      "video/x-raw,format=RGBA,width=%d,height=%d,framerate=30/1 ! %s ! "
+      "video/x-raw,format=RGBA ! appsink name=out sync=false", FRAMES, W, H, middle);
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+  g_free (desc);
+  if (!p || err) {   /* a missing element leaves a partial pipeline and an error */
+    *error = g_strdup (err->message);
+    g_clear_error (&err);
+    gst_clear_object (&p);
+    return NULL;
+  }
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "out");
+  guint8 **frames = g_new0 (guint8 *, FRAMES);
+  GstMessage *failure = NULL;
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  for (int i = 0, waited = 0; i < FRAMES && waited < 30;) {
+    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), GST_SECOND);
+    if (!s) {
+      failure = gst_bus_pop_filtered (GST_ELEMENT_BUS (p), GST_MESSAGE_ERROR);
+      if (failure || gst_app_sink_is_eos (GST_APP_SINK (sink)))
+        break;
+      waited++;
+      continue;
+    }
+    GstVideoInfo info;
+    GstVideoFrame f;
+    gst_video_info_from_caps (&info, gst_sample_get_caps (s));
+    gst_video_frame_map (&f, &info, gst_sample_get_buffer (s), GST_MAP_READ);
+    frames[i] = g_malloc (W * H * 4);
+    for (int y = 0; y < H; y++)
+      memcpy (frames[i] + y * W * 4, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0), W * 4);
+    gst_video_frame_unmap (&f);
+    gst_sample_unref (s);
+    i++;
+  }
+  /* every error on the bus, in order (the first may be a source's not-linked) */
+  GString *errors = g_string_new (NULL);
+  for (GstMessage *m = failure ? failure : gst_bus_pop_filtered (GST_ELEMENT_BUS (p), GST_MESSAGE_ERROR);
+      m; m = gst_bus_pop_filtered (GST_ELEMENT_BUS (p), GST_MESSAGE_ERROR)) {
+    gchar *dbg = NULL;
+    gst_message_parse_error (m, &err, &dbg);
+    g_string_append_printf (errors, "%s%s: %s (%s)", errors->len ? "; " : "",
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (m)), err->message, dbg);
+    g_clear_error (&err);
+    g_free (dbg);
+    gst_message_unref (m);
+  }
+  if (errors->len)
+    *error = g_string_free (errors, FALSE);
+  else
+    g_string_free (errors, TRUE);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  if (!frames[FRAMES - 1] && !*error)
+    *error = g_strdup ("not every frame came out");
+  return frames;
+}
+
+static void free_frames (guint8 **f)
+{
+  for (int i = 0; f && i < FRAMES; i++)
+    g_free (f[i]);
+  g_free (f);
+}
+
+static CsImage view (guint8 *data)
+{
+  CsImage img = { data, W, H, W * 4, 3 };
+  return img;
+}
+
+/* The element (given by index) on the CPU reference, frame by frame. */
+static void reference (int e, guint8 **in, guint8 **out)
+{
+  for (int i = 0; i < FRAMES; i++) {
+    CsImage s = view (in[i]);
+    out[i] = g_malloc (W * H * 4);
+    CsImage d = view (out[i]);
+    if (e == 0) {
+      CsEdgeAwareParams p = cs_edgeaware_params_default ();
+      p.sigma = 12;
+      p.sigma_r = 30;
+      p.blocks_per_stripe = 1;
+      cs_ref_edgeaware (&s, &d, &p);
+    } else if (e == 1) {
+      CsBilateralParams p = cs_bilateral_params_default ();
+      p.sigma = 1.5;
+      p.radius = 3;
+      cs_ref_bilateral (&s, &d, &p);
+    } else {
+      CsRecursiveParams p = cs_recursive_params_default ();
+      p.sigma = 6;
+      p.blocks_per_stripe = 1;
+      cs_ref_recursive (&s, &d, &p);
+    }
+  }
+}
+
+static const char *const routes[] = {
+  "%s backend=cuda",                                                      /* system -> system */
+  "cudaupload ! %s backend=cuda ! cudadownload",                          /* CUDA -> CUDA */
+  "cudaupload ! %s backend=cuda ! video/x-raw",                           /* CUDA -> system */
+  "%s backend=cuda ! video/x-raw(memory:CUDAMemory) ! cudadownload",      /* system -> CUDA */
+  "%s backend=cuda overlap=on",                                           /* held frames */
+  "cudaupload ! %s backend=cuda overlap=on ! cudadownload",
+  "%s backend=cpu",                                                       /* the CPU path */
+};
+
+GST_START_TEST (test_routes_against_reference)
+{
+  const int e = __i__ % 3, r = __i__ / 3;
+  gchar *error = NULL;
+  guint8 **input = run ("identity", &error);
+  ck_assert_msg (!error, "source: %s", error);
+  guint8 *expected[FRAMES];
+  reference (e, input, expected);
+  gchar *middle = g_strdup_printf (routes[r], elements[e]);
+  guint8 **got = run (middle, &error);
+  ck_assert_msg (!error, "%s: %s", middle, error);
+  for (int i = 0; i < FRAMES; i++) {
+    CsImage a = view (got[i]), b = view (expected[i]);
+    const CsErrorStats st = cs_compare_images (&a, &b);
+    printf ("%-90s frame %d: max %.0f psnr %.2f\n", middle, i, st.max_abs, st.psnr);
+    ck_assert_msg (st.max_abs <= 1 && st.alpha_differing == 0, "%s frame %d: max %.0f", middle, i, st.max_abs);
+    g_free (expected[i]);
+  }
+  g_free (middle);
+  free_frames (input);
+  free_frames (got);
+}
+GST_END_TEST;
+
+/* A frame no device can hold fails negotiation with a clear error, not a crash. */
+GST_START_TEST (test_frame_too_large)
+{
+  GstElement *p = gst_parse_launch ("appsrc name=src format=time caps=video/x-raw,format=RGBA,"
+      "width=100000,height=100000,framerate=1/1 ! recursivegauss backend=cuda ! fakesink", NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src");
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  GstBuffer *b = gst_buffer_new_allocate (NULL, 16, NULL);
+  g_signal_emit_by_name (src, "push-buffer", b, NULL);
+  gst_buffer_unref (b);
+  GstMessage *m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 30 * GST_SECOND, GST_MESSAGE_ERROR);
+  ck_assert_msg (m != NULL, "no error for a 100000x100000 frame");
+  GError *err = NULL;
+  gchar *dbg = NULL;
+  gst_message_parse_error (m, &err, &dbg);
+  printf ("100000x100000: %s (%s)\n", err->message, dbg);
+  ck_assert_msg (strstr (err->message, "Not enough GPU memory") || strstr (err->message, "not-negotiated") ||
+      strstr (dbg ? dbg : "", "cudaErrorMemoryAllocation"), "unexpected error: %s", err->message);
+  g_clear_error (&err);
+  g_free (dbg);
+  gst_message_unref (m);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (p);
+}
+GST_END_TEST;
+
+static Suite *gpu_suite (void)
+{
+  Suite *s = suite_create ("gpu-elements");
+  TCase *tc = tcase_create ("pipelines");
+  tcase_set_timeout (tc, 300);
+  tcase_add_loop_test (tc, test_routes_against_reference, 0, 3 * 7);
+  tcase_add_test (tc, test_frame_too_large);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int main (int argc, char **argv)
+{
+  gchar *error = NULL;
+  gst_check_init (&argc, &argv);
+  free_frames (run ("recursivegauss backend=cuda", &error));
+  if (error) {
+    printf ("SKIP: no usable CUDA device for the elements: %s\n", error);
+    return 77;
+  }
+  return gst_check_run_suite (gpu_suite (), "gpu-elements", __FILE__);
+}

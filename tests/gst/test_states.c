@@ -1,0 +1,63 @@
+/* State changes: every element, NULL <-> PLAYING repeatedly with buffers flowing, and
+ * NULL <-> READY <-> PAUSED without data, with no error on the bus.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/check/gstcheck.h>
+
+static const char *const elements[] = { "edgeawaregauss", "bilateral", "recursivegauss" };
+static const char *const backends[] = { "auto", "cpu" };
+
+static void expect_no_error (GstElement *pipeline)
+{
+  GstMessage *m = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline), GST_MESSAGE_ERROR);
+  if (m) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error (m, &err, &dbg);
+    ck_abort_msg ("error on the bus: %s (%s)", err->message, dbg);
+  }
+}
+
+GST_START_TEST (test_cycles_with_data)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc is-live=%s ! video/x-raw,format=BGRx,width=64,height=48,framerate=300/1 "
+      "! %s backend=%s ! fakesink sync=false", __i__ % 2 ? "true" : "false", elements[__i__ / 4 % 3],
+      backends[__i__ / 2 % 2]);
+  GstElement *p = gst_parse_launch (desc, NULL);
+  ck_assert_msg (p != NULL, "cannot build %s", desc);
+  for (int cycle = 0; cycle < 10; cycle++) {
+    ck_assert (gst_element_set_state (p, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+    ck_assert (gst_element_get_state (p, NULL, NULL, 10 * GST_SECOND) == GST_STATE_CHANGE_SUCCESS);
+    g_usleep (20000);
+    expect_no_error (p);
+    ck_assert (gst_element_set_state (p, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
+  }
+  gst_object_unref (p);
+  g_free (desc);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_cycles_without_data)
+{
+  GstElement *e = gst_element_factory_make (elements[__i__], NULL);
+  const GstState states[] = { GST_STATE_READY, GST_STATE_PAUSED, GST_STATE_READY, GST_STATE_NULL };
+  ck_assert (e != NULL);
+  for (int cycle = 0; cycle < 5; cycle++)
+    for (int s = 0; s < 4; s++)
+      ck_assert (gst_element_set_state (e, states[s]) != GST_STATE_CHANGE_FAILURE);
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
+static Suite *states_suite (void)
+{
+  Suite *s = suite_create ("states");
+  TCase *tc = tcase_create ("states");
+  tcase_set_timeout (tc, 120);
+  tcase_add_loop_test (tc, test_cycles_with_data, 0, 12);
+  tcase_add_loop_test (tc, test_cycles_without_data, 0, 3);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+GST_CHECK_MAIN (states);
