@@ -558,6 +558,13 @@ gst_cuda_smooth_filter_submit_input_buffer (GstBaseTransform * trans, gboolean i
   GstFlowReturn ret;
   Pending *p;
 
+  /* GstBaseTransform flags the next buffer it pushes DISCONT after a DISCONT input; push
+   * the held frames ourselves first, so the flag lands on the frame that carries it.
+   * (Its is_discont stays TRUE until it pushes a buffer itself, so ask the buffer.) */
+  if (GST_BUFFER_IS_DISCONT (inbuf) && (ret = drain_pending (self)) != GST_FLOW_OK) {
+    gst_buffer_unref (inbuf);
+    return ret;
+  }
   ret = GST_BASE_TRANSFORM_CLASS (gst_cuda_smooth_filter_parent_class)->submit_input_buffer (trans,
       is_discont, inbuf);
   if (ret != GST_FLOW_OK || !trans->queued_buf)

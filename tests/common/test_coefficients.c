@@ -187,14 +187,14 @@ END_TEST
 START_TEST (test_auto_partitions)
 {
   /* short lines are never cut; more machine, more cuts; long warm-ups, fewer cuts */
-  ck_assert_int_eq (cs_auto_partitions (20, 10, 4, 1e5, 256), 1);
-  const int few_sms = cs_auto_partitions (1920, 1080, 20, 4 * 512, 256);
-  const int many_sms = cs_auto_partitions (1920, 1080, 20, 132 * 512, 256);
+  ck_assert_int_eq (cs_auto_partitions (20, 10, 4, 1e5, 32, 256), 1);
+  const int few_sms = cs_auto_partitions (1920, 1080, 20, 4 * 512, 32, 256);
+  const int many_sms = cs_auto_partitions (1920, 1080, 20, 132 * 512, 32, 256);
   ck_assert_msg (many_sms > few_sms, "%d vs %d", many_sms, few_sms);
-  ck_assert (cs_auto_partitions (1920, 1080, 800, 132 * 512, 256) <
-      cs_auto_partitions (1920, 1080, 8, 132 * 512, 256));
-  ck_assert_int_eq (cs_auto_partitions (1920, 1080, 5000, 132 * 512, 256), 1);
-  ck_assert (cs_auto_partitions (4096, 8, 8, 132 * 512, 256) <= 4096 / CS_MIN_PARTITION);
+  ck_assert (cs_auto_partitions (1920, 1080, 800, 132 * 512, 32, 256) <
+      cs_auto_partitions (1920, 1080, 8, 132 * 512, 32, 256));
+  ck_assert_int_eq (cs_auto_partitions (1920, 1080, 5000, 132 * 512, 32, 256), 1);
+  ck_assert (cs_auto_partitions (4096, 8, 8, 132 * 512, 32, 256) <= 4096 / 32);
 }
 END_TEST
 

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Live webcam denoising. Recommended: the exact bilateral filter with a small window —
+# radius 2..3 (sigma 1..1.5) and sigma-r about twice the camera noise (20..30 for a
+# typical webcam in indoor light; the denoising table in README.md has the numbers).
+# overlap=auto holds no frame for a live source, so the filter adds no latency.
+#   bash examples/webcam.sh [/dev/video0] [filter properties]
+set -eu
+dev=${1:-/dev/video0}
+shift || true
+filter=${*:-"bilateral sigma=1.5 sigma-r=25 radius=3"}
+gst-launch-1.0 v4l2src device="$dev" ! videoconvert ! video/x-raw,format=BGRx \
+  ! $filter ! videoconvert ! autovideosink sync=false
