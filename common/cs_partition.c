@@ -2,14 +2,16 @@
 #include "cs_partition.h"
 
 int cs_auto_partitions (int line_length, int n_lines, double warmup_samples,
-    double saturating_sweeps, int max_blocks)
+    double saturating_sweeps, int min_partition, int max_blocks)
 {
   const double n = line_length > 0 ? line_length : 1;
   const double w = warmup_samples < n ? warmup_samples : n;
   int best = 1;
   double best_cost = -1.0;
-  if (max_blocks > line_length / CS_MIN_PARTITION)
-    max_blocks = line_length / CS_MIN_PARTITION;
+  if (min_partition < 1)
+    min_partition = 1;
+  if (max_blocks > line_length / min_partition)
+    max_blocks = line_length / min_partition;
   for (int b = 1; b <= max_blocks; b++) {
     const double warm = 2.0 * w * (b - 1);
     const double chain = n / b + warm / b;

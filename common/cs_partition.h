@@ -14,12 +14,11 @@ extern "C" {
  *   max(n/B + 2w(B−1)/B,                        the longest chain of dependent steps,
  *       n_lines·(n + 2w(B−1)) / saturating_sweeps)  all steps over the machine's rate,
  * where saturating_sweeps is how many sweeps the machine advances at full speed at once.
- * Partitions shorter than CS_MIN_PARTITION samples are not considered: their warm-ups
- * cost more than they save and every cut adds approximation error.
+ * Partitions shorter than min_partition samples are not considered: their warm-ups cost
+ * more than they save and every cut adds approximation error.
  * Returns the B in 1..max_blocks with the least modelled time (the smallest on ties). */
-#define CS_MIN_PARTITION 32
 int cs_auto_partitions (int line_length, int n_lines, double warmup_samples,
-    double saturating_sweeps, int max_blocks);
+    double saturating_sweeps, int min_partition, int max_blocks);
 
 #ifdef __cplusplus
 }

@@ -173,6 +173,19 @@ struct Segments {
 
 /* ---------------------------------------------------------------- columns: direct */
 
+/* The next sample's input and frame pixel, loaded one step ahead: the stores of a step
+ * may alias later loads as far as the compiler knows, so without this every step would
+ * wait a full memory latency for its own loads. */
+template <class S, class F> struct Ahead {
+  float4 f, fr;
+
+  __device__ __forceinline__ void fetch (const Lines &frame, const Lines &in, int line, int k)
+  {
+    f = load_px (S (), in, in.at (line, k));
+    fr = F::kNeedsFrame ? load_px (U8 (), frame, frame.at (line, k)) : f;
+  }
+};
+
 template <class S, class D, class F>
 __global__ void __launch_bounds__ (128)
 sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F filt)
@@ -188,46 +201,44 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   const int s = filt.causal_start (frame, line, st);
   SweepState state;
   float2 bd[2], x[2];
-  float4 f = load_px (S (), in, in.at (line, s)), fr = make_float4 (0.f, 0.f, 0.f, 0.f);
-  if (F::kNeedsFrame)
-    fr = load_px (U8 (), frame, frame.at (line, s));
+  Ahead<S, F> cur, next;
+  cur.fetch (frame, in, line, s);
+  if (s + 1 < en)
+    next.fetch (frame, in, line, s + 1);
   sweep_zero (state);
   if (s >= st)
     store_px (H4 (), partial, partial.at (line, s), sweep_sum (state));
   for (int k = s + 1; k < en; k++) {
-    const float4 fk = load_px (S (), in, in.at (line, k));
-    float4 frk = fr;
-    if (F::kNeedsFrame)
-      frk = load_px (U8 (), frame, frame.at (line, k));
-    filt.terms (frk, fr, bd, x);
-    sweep_advance (state, bd, x, fk, f);
-    f = fk;
-    fr = frk;
+    const Ahead<S, F> now = next;
+    if (k + 1 < en)
+      next.fetch (frame, in, line, k + 1);
+    filt.terms (now.fr, cur.fr, bd, x);
+    sweep_advance (state, bd, x, now.f, cur.f);
+    cur = now;
     if (k >= st)
       store_px (H4 (), partial, partial.at (line, k), sweep_sum (state));
   }
 
   const int e = filt.anticausal_end (frame, line, en, geo.n);
-  f = load_px (S (), in, in.at (line, e));
-  if (F::kNeedsFrame)
-    fr = load_px (U8 (), frame, frame.at (line, e));
+  cur.fetch (frame, in, line, e);
+  if (e > st)
+    next.fetch (frame, in, line, e - 1);
   sweep_zero (state);
   for (int k = e;; k--) {
     if (k < en) {
       const float4 p = load_px (H4 (), partial, partial.at (line, k));
       const float4 h = sweep_sum (state);
-      store_px (D (), out, out.at (line, k), make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
+      store_px (D (), out, out.at (line, k),
+          make_float4 (cur.f.x + p.x + h.x, cur.f.y + p.y + h.y, cur.f.z + p.z + h.z, cur.f.w));
     }
     if (k == st)
       break;
-    const float4 fk = load_px (S (), in, in.at (line, k - 1));
-    float4 frk = fr;
-    if (F::kNeedsFrame)
-      frk = load_px (U8 (), frame, frame.at (line, k - 1));
-    filt.terms (fr, frk, bd, x);
-    sweep_advance (state, bd, x, fk, f);
-    f = fk;
-    fr = frk;
+    const Ahead<S, F> now = next;
+    if (k - 2 >= st)
+      next.fetch (frame, in, line, k - 2);
+    filt.terms (cur.fr, now.fr, bd, x);
+    sweep_advance (state, bd, x, now.f, cur.f);
+    cur = now;
   }
 }
 
@@ -374,8 +385,9 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
       }
     }
     __syncwarp ();
+    /* only this chunk's samples: lanes past `count` hold another chunk's stale values */
     if (sizeof (typename Raw<D>::T) == 8)
-      tile_store (tl.park, out, row0, geo.n_lines, k0, st, en, lane);
+      tile_store (tl.park, out, row0, geo.n_lines, k0, st, min (en, k1 + 1), lane);
     else {
       const int k = k0 + lane;
       if (k < en && lane < count)

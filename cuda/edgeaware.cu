@@ -28,10 +28,13 @@ static size_t plane_pitch (int width)
   return ((size_t) width * 8 + 255) / 256 * 256;
 }
 
+/* As in recursive.cu; a step costs several times more here (b^δ per sample), so fewer
+ * concurrent sweeps saturate the machine. Fitted to the H100 sweep (NOTES.md). */
 static double saturating_sweeps (const CsCudaDevice *dev)
 {
-  return (double) dev->sm_count * 512.0;
+  return (double) dev->sm_count * 384.0;
 }
+static const int kMinPartition = 32;
 
 static EdgeAwareFilter filter_for (double sigma_i, const CsEdgeAwareParams *p)
 {
@@ -64,7 +67,7 @@ extern "C" int cs_cuda_edgeaware_auto_blocks (const CsCudaDevice *dev, int line_
   /* The first iteration has the largest σ_i and dominates; Δt >= 1, so κσ_1 transformed
    * units is at most κσ_1 samples. */
   const double warmup = p->kappa * cs_edgeaware_iteration_sigma (p, 1);
-  return cs_auto_partitions (line_length, n_lines, warmup, saturating_sweeps (dev), 256);
+  return cs_auto_partitions (line_length, n_lines, warmup, saturating_sweeps (dev), kMinPartition, 256);
 }
 
 extern "C" cudaError_t cs_cuda_edgeaware (const CsCudaImage *src, const CsCudaImage *dst,

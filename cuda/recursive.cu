@@ -113,11 +113,13 @@ static size_t plane_pitch (int width, int elem_bytes)
   return ((size_t) width * elem_bytes + 255) / 256 * 256;
 }
 
-/* Enough concurrent sweeps to keep every SM's schedulers fed (tuned by the sweep bench). */
+/* Concurrent sweeps that keep every SM busy, and the shortest partition worth a warm-up;
+ * fitted to the blocks-per-stripe sweep of cs-bench-kernels on an H100 (NOTES.md). */
 static double saturating_sweeps (const CsCudaDevice *dev)
 {
-  return (double) dev->sm_count * 512.0;
+  return (double) dev->sm_count * 1024.0;
 }
+static const int kMinPartition = 16;
 
 }  // namespace cs
 
@@ -133,7 +135,7 @@ extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int line_
     int n_lines, const CsRecursiveParams *p)
 {
   return cs_auto_partitions (line_length, n_lines, ceil (p->kappa * p->sigma),
-      saturating_sweeps (dev), 256);
+      saturating_sweeps (dev), kMinPartition, 256);
 }
 
 extern "C" cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
