@@ -47,6 +47,24 @@ __device__ __forceinline__ int clampi (int v, int lo, int hi)
   return min (max (v, lo), hi);
 }
 
+/* Σ w·q (r, g, b) and Σ w of one window, and its normalised result with alpha. */
+struct WindowSum {
+  float r = 0.f, g = 0.f, b = 0.f, w = 0.f;
+
+  __device__ __forceinline__ void add (float wt, float4 q)
+  {
+    r = fmaf (wt, q.x, r);
+    g = fmaf (wt, q.y, g);
+    b = fmaf (wt, q.z, b);
+    w += wt;
+  }
+  __device__ __forceinline__ float4 result (float alpha) const
+  {
+    const float inv = 1.0f / w;
+    return make_float4 (r * inv, g * inv, b * inv, alpha);
+  }
+};
+
 static const int kTileW = 32, kRowsPerThread = 4, kBlockH = 8, kTileH = kBlockH * kRowsPerThread;
 
 /* Exact filter, r <= 8. Per neighbour q and output p the Gaussian exponent is
@@ -138,20 +156,15 @@ __global__ void bilateral_direct (Lines in, Lines out, int width, int height, Bi
     return;
   const int r = k.radius;
   const float4 p = load_px (U8 (), in, in.at (y, x));
-  float acc[4] = { 0.f, 0.f, 0.f, 0.f };
+  WindowSum sum;
   for (int dy = -r; dy <= r; dy++) {
     const int qy = clampi (y + dy, 0, height - 1);
     for (int dx = -r; dx <= r; dx++) {
       const float4 q = load_px (U8 (), in, in.at (qy, clampi (x + dx, 0, width - 1)));
-      const float wt = weight (k, colour_d2 (p, q), (float) (dx * dx + dy * dy));
-      acc[0] = fmaf (wt, q.x, acc[0]);
-      acc[1] = fmaf (wt, q.y, acc[1]);
-      acc[2] = fmaf (wt, q.z, acc[2]);
-      acc[3] += wt;
+      sum.add (weight (k, colour_d2 (p, q), (float) (dx * dx + dy * dy)), q);
     }
   }
-  const float inv = 1.0f / acc[3];
-  store_px (U8 (), out, out.at (y, x), make_float4 (acc[0] * inv, acc[1] * inv, acc[2] * inv, p.w));
+  store_px (U8 (), out, out.at (y, x), sum.result (p.w));
 }
 
 /* Separable, pass 1: along rows of the 8-bit input into a float4 plane (alpha in .w). */
@@ -162,18 +175,12 @@ __global__ void bilateral_rows (Lines in, char *tmp, size_t tmp_pitch, int width
     return;
   const int r = k.radius;
   const float4 p = load_px (U8 (), in, in.at (y, x));
-  float acc[4] = { 0.f, 0.f, 0.f, 0.f };
+  WindowSum sum;
   for (int d = -r; d <= r; d++) {
     const float4 q = load_px (U8 (), in, in.at (y, clampi (x + d, 0, width - 1)));
-    const float wt = weight (k, colour_d2 (p, q), (float) (d * d));
-    acc[0] = fmaf (wt, q.x, acc[0]);
-    acc[1] = fmaf (wt, q.y, acc[1]);
-    acc[2] = fmaf (wt, q.z, acc[2]);
-    acc[3] += wt;
+    sum.add (weight (k, colour_d2 (p, q), (float) (d * d)), q);
   }
-  const float inv = 1.0f / acc[3];
-  *reinterpret_cast<float4 *> (tmp + (size_t) y * tmp_pitch + (size_t) x * 16) =
-      make_float4 (acc[0] * inv, acc[1] * inv, acc[2] * inv, p.w);
+  *reinterpret_cast<float4 *> (tmp + (size_t) y * tmp_pitch + (size_t) x * 16) = sum.result (p.w);
 }
 
 /* Separable, pass 2: along columns of the float4 plane, distances measured on it. */
@@ -185,18 +192,13 @@ __global__ void bilateral_columns (const char *tmp, size_t tmp_pitch, Lines out,
     return;
   const int r = k.radius;
   const float4 p = *reinterpret_cast<const float4 *> (tmp + (size_t) y * tmp_pitch + (size_t) x * 16);
-  float acc[4] = { 0.f, 0.f, 0.f, 0.f };
+  WindowSum sum;
   for (int d = -r; d <= r; d++) {
     const float4 q = __ldg (reinterpret_cast<const float4 *> (
         tmp + (size_t) clampi (y + d, 0, height - 1) * tmp_pitch + (size_t) x * 16));
-    const float wt = weight (k, colour_d2 (p, q), (float) (d * d));
-    acc[0] = fmaf (wt, q.x, acc[0]);
-    acc[1] = fmaf (wt, q.y, acc[1]);
-    acc[2] = fmaf (wt, q.z, acc[2]);
-    acc[3] += wt;
+    sum.add (weight (k, colour_d2 (p, q), (float) (d * d)), q);
   }
-  const float inv = 1.0f / acc[3];
-  store_px (U8 (), out, out.at (y, x), make_float4 (acc[0] * inv, acc[1] * inv, acc[2] * inv, p.w));
+  store_px (U8 (), out, out.at (y, x), sum.result (p.w));
 }
 
 static size_t tmp_pitch (int width)
