@@ -32,18 +32,6 @@ void cs_image_to_double (const CsImage *img, double *rgb)
   }
 }
 
-void cs_image_to_float (const CsImage *img, float *rgb)
-{
-  const int co = cs_colour_offset (img->alpha_offset);
-  for (int y = 0; y < img->height; y++) {
-    const uint8_t *p = cs_image_pixel (img, 0, y) + co;
-    float *o = rgb + (size_t) y * img->width * 3;
-    for (int x = 0; x < img->width; x++)
-      for (int c = 0; c < 3; c++)
-        o[3 * x + c] = p[x * CS_BYTES_PER_PIXEL + c];
-  }
-}
-
 void cs_image_from_double (const double *rgb, CsImage *img)
 {
   const int co = cs_colour_offset (img->alpha_offset);

@@ -65,7 +65,6 @@ void cs_image_copy (const CsImage *src, CsImage *dst);
 
 /* Unpacks the colour channels into an interleaved RGB array of width*height*3 values. */
 void cs_image_to_double (const CsImage *img, double *rgb);
-void cs_image_to_float (const CsImage *img, float *rgb);
 
 /* Quantises an interleaved RGB array into the colour channels of img (alpha untouched). */
 void cs_image_from_double (const double *rgb, CsImage *img);

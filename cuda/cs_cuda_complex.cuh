@@ -16,16 +16,6 @@ __host__ __device__ __forceinline__ float2 cmul (float2 a, float2 b)
   return make_float2 (fmaf (a.x, b.x, -a.y * b.y), fmaf (a.x, b.y, a.y * b.x));
 }
 
-__host__ __device__ __forceinline__ float2 cadd (float2 a, float2 b)
-{
-  return make_float2 (a.x + b.x, a.y + b.y);
-}
-
-__host__ __device__ __forceinline__ float2 csub (float2 a, float2 b)
-{
-  return make_float2 (a.x - b.x, a.y - b.y);
-}
-
 __host__ __device__ __forceinline__ float2 cscale (float2 a, float s)
 {
   return make_float2 (a.x * s, a.y * s);

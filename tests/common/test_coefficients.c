@@ -10,6 +10,7 @@
 #include "cs_coeffs.h"
 #include "cs_params.h"
 #include "cs_partition.h"
+#include "cs_test_check.h"
 
 /* Deriche's two-pole fit of exp(−x²/2) (x in units of σ). */
 static double fit (const CsCx alpha[2], double x)
@@ -234,9 +235,5 @@ int main (void)
   tcase_add_test (tc, test_auto_partitions);
   tcase_add_test (tc, test_parameter_checks);
   suite_add_tcase (s, tc);
-  SRunner *r = srunner_create (s);
-  srunner_run_all (r, CK_NORMAL);
-  const int failed = srunner_ntests_failed (r);
-  srunner_free (r);
-  return failed ? 1 : 0;
+  return cs_test_run_suite (s);
 }

@@ -10,6 +10,7 @@
 #include "cs_metrics.h"
 #include "cs_reference.h"
 #include "cs_test_images.h"
+#include "cs_test_check.h"
 
 #define POISON 0x5A
 
@@ -169,9 +170,5 @@ int main (void)
   tcase_add_loop_test (tc, test_recursive, 0, 16 + 2 * N_INPUTS);
   tcase_add_test (tc, test_in_place);
   suite_add_tcase (s, tc);
-  SRunner *r = srunner_create (s);
-  srunner_run_all (r, CK_NORMAL);
-  const int failed = srunner_ntests_failed (r);
-  srunner_free (r);
-  return failed ? 1 : 0;
+  return cs_test_run_suite (s);
 }

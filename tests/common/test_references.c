@@ -12,6 +12,7 @@
 #include "cs_metrics.h"
 #include "cs_reference.h"
 #include "cs_test_images.h"
+#include "cs_test_check.h"
 
 static CsImage photo (void)
 {
@@ -291,9 +292,5 @@ int main (void)
   tcase_add_test (tc, test_recursive_partitions);
   tcase_add_test (tc, test_bilateral_properties);
   suite_add_tcase (s, tc);
-  SRunner *r = srunner_create (s);
-  srunner_run_all (r, CK_NORMAL);
-  const int failed = srunner_ntests_failed (r);
-  srunner_free (r);
-  return failed ? 1 : 0;
+  return cs_test_run_suite (s);
 }
