@@ -102,12 +102,17 @@ bilateral_tiled (Lines in, Lines out, int width, int height, BilateralK k)
     m[j] = make_float4 (mscale * c.x, mscale * c.y, mscale * c.z, c.w);
     acc[j][0] = acc[j][1] = acc[j][2] = acc[j][3] = 0.f;
   }
-#pragma unroll 1
-  for (int r = 0; r < K + 2 * R; r++) {
+  /* Small windows unroll completely, so that which outputs a window row serves is known
+   * at compile time; larger ones keep a runtime row loop (code size). The row offset is
+   * carried as a float: an int-to-float conversion per row and output costs as much as
+   * an ex2 (same pipe). */
+  float row_offset = (float) -R;   /* r − R */
+#pragma unroll (R <= (kLorentzian ? 2 : 3) ? K + 2 * R : 1)
+  for (int r = 0; r < K + 2 * R; r++, row_offset += 1.0f) {
     float b[K];   /* per output: B (Gaussian) or the row's spatial factor (Lorentzian) */
 #pragma unroll
     for (int j = 0; j < K; j++) {
-      const float dy = (float) (r - R - j);
+      const float dy = row_offset - (float) j;
       b[j] = kLorentzian ? fast_exp2 (k.c_s * dy * dy) : fmaf (k.c_s, dy * dy, m[j].w);
     }
 #pragma unroll
@@ -143,7 +148,7 @@ bilateral_tiled (Lines in, Lines out, int width, int height, BilateralK k)
     if (y >= height)
       break;
     const float alpha = load_px (U8 (), in, in.at (y, x)).w;
-    const float inv = 1.0f / acc[j][3];
+    const float inv = __fdividef (1.0f, acc[j][3]);   /* ~2 ulp: far inside the 1 LSB budget */
     store_px (U8 (), out, out.at (y, x),
         make_float4 (acc[j][0] * inv, acc[j][1] * inv, acc[j][2] * inv, alpha));
   }

@@ -49,11 +49,21 @@ static inline Lines make_lines (void *base, size_t pitch, int elem_bytes, bool r
   return l;
 }
 
+/* A byte of w as a float without an integer-to-float conversion (a quarter-rate
+ * instruction that shares its pipe with ex2 and sincos): 0x4B000000 | byte is the float
+ * 2^23 + byte, exactly. */
+__device__ __forceinline__ float byte_to_float (unsigned int w, unsigned int byte)
+{
+  return __uint_as_float (__byte_perm (w, 0x4B000000u, 0x7440u | byte)) - 8388608.0f;
+}
+
 /* (r, g, b, alpha) of one element. */
 __device__ __forceinline__ float4 load_px (U8, const Lines &l, const char *p)
 {
-  const uchar4 v = *reinterpret_cast<const uchar4 *> (p);
-  return l.alpha_first ? make_float4 (v.y, v.z, v.w, v.x) : make_float4 (v.x, v.y, v.z, v.w);
+  const unsigned int w = *reinterpret_cast<const unsigned int *> (p);
+  const unsigned int first = l.alpha_first ? 1u : 0u;
+  return make_float4 (byte_to_float (w, first), byte_to_float (w, first + 1), byte_to_float (w, first + 2),
+      byte_to_float (w, l.alpha_first ? 0u : 3u));
 }
 
 __device__ __forceinline__ float4 load_px (H4, const Lines &, const char *p)
@@ -64,18 +74,25 @@ __device__ __forceinline__ float4 load_px (H4, const Lines &, const char *p)
   return make_float4 (rg.x, rg.y, ba.x, ba.y);
 }
 
-/* Round half up and clamp once, at the end (DESIGN.md). */
+/* Round half up and clamp once, at the end (DESIGN.md): floor(v + 0.5) clamped to
+ * 0..255, returned in the low byte of 2^23 + that value (adding 2^23 rounding down is
+ * floor for 0 <= t < 2^23; no float-to-integer conversion, see byte_to_float). */
 __device__ __forceinline__ unsigned int quantise (float v)
 {
-  return (unsigned int) min (max (__float2int_rd (v + 0.5f), 0), 255);
+  const float t = fminf (fmaxf (v + 0.5f, 0.0f), 255.0f);
+  return __float_as_uint (__fadd_rd (t, 8388608.0f));
+}
+
+/* The low bytes of four quantised words, first in byte 0. */
+__device__ __forceinline__ unsigned int pack_low_bytes (unsigned int b0, unsigned int b1, unsigned int b2, unsigned int b3)
+{
+  return __byte_perm (__byte_perm (b0, b1, 0x3340u), __byte_perm (b2, b3, 0x3340u), 0x5410u);
 }
 
 __device__ __forceinline__ void store_px (U8, const Lines &l, char *p, float4 v)
 {
   const unsigned int r = quantise (v.x), g = quantise (v.y), b = quantise (v.z), a = quantise (v.w);
-  const unsigned int word = l.alpha_first ? (a | r << 8 | g << 16 | b << 24)
-                                          : (r | g << 8 | b << 16 | a << 24);
-  *reinterpret_cast<unsigned int *> (p) = word;
+  *reinterpret_cast<unsigned int *> (p) = l.alpha_first ? pack_low_bytes (a, r, g, b) : pack_low_bytes (r, g, b, a);
 }
 
 __device__ __forceinline__ void store_px (H4, const Lines &, char *p, float4 v)

@@ -130,17 +130,25 @@ struct EdgeAwareFilter {
     return delta;
   }
 
-  /* The largest s <= st with Σ_{k=s+1..st} Δt_k >= κσ_i, else 0. */
+  /* The largest s <= st with Σ_{k=s+1..st} Δt_k >= κσ_i, else 0. Pixels are loaded in
+   * groups of four ahead of the test that ends the search (latency, not bandwidth). */
   __device__ __forceinline__ int causal_start (const Lines &frame, int line, int st) const
   {
     int s = st;
     float acc = 0.f;
     float4 cur = load_px (U8 (), frame, frame.at (line, st));
     while (s > 0 && acc < warmup) {
-      const float4 prev = load_px (U8 (), frame, frame.at (line, s - 1));
-      acc += spacing (cur, prev);
-      cur = prev;
-      s--;
+      float4 q[4];
+#pragma unroll
+      for (int i = 0; i < 4; i++)
+        q[i] = s - 1 - i >= 0 ? load_px (U8 (), frame, frame.at (line, s - 1 - i)) : cur;
+#pragma unroll
+      for (int i = 0; i < 4; i++)
+        if (s > 0 && acc < warmup) {
+          acc += spacing (cur, q[i]);
+          cur = q[i];
+          s--;
+        }
     }
     return s;
   }
@@ -152,10 +160,17 @@ struct EdgeAwareFilter {
     float acc = 0.f;
     float4 cur = load_px (U8 (), frame, frame.at (line, e));
     while (e < n - 1 && acc < warmup) {
-      const float4 next = load_px (U8 (), frame, frame.at (line, e + 1));
-      acc += spacing (next, cur);
-      cur = next;
-      e++;
+      float4 q[4];
+#pragma unroll
+      for (int i = 0; i < 4; i++)
+        q[i] = e + 1 + i <= n - 1 ? load_px (U8 (), frame, frame.at (line, e + 1 + i)) : cur;
+#pragma unroll
+      for (int i = 0; i < 4; i++)
+        if (e < n - 1 && acc < warmup) {
+          acc += spacing (q[i], cur);
+          cur = q[i];
+          e++;
+        }
     }
     return e;
   }
@@ -173,16 +188,40 @@ struct Segments {
 
 /* ---------------------------------------------------------------- columns: direct */
 
-/* The next sample's input and frame pixel, loaded one step ahead: the stores of a step
- * may alias later loads as far as the compiler knows, so without this every step would
- * wait a full memory latency for its own loads. */
-template <class S, class F> struct Ahead {
-  float4 f, fr;
+template <class S> struct Raw;
+template <> struct Raw<U8> { typedef unsigned int T; };
+template <> struct Raw<H4> { typedef uint2 T; };
+
+template <class S> __device__ __forceinline__ float4 decode (const Lines &l, typename Raw<S>::T v)
+{
+  return load_px (S (), l, reinterpret_cast<const char *> (&v));
+}
+
+/* Samples loaded ahead of the sweep, raw: a group of kAhead is fetched while the group
+ * before it is swept. The stores of a step may alias later loads as far as the compiler
+ * knows, so loads issued in program order after them would each wait a full memory
+ * latency; the column sweeps run at low occupancy and were bound by exactly that
+ * (NOTES.md). */
+static constexpr int kAhead = 4;
+
+template <class S, class F> struct ColumnSample {
+  typename Raw<S>::T f;
+  unsigned int fr;   /* frame word, for filters whose spacing reads the frame */
+  uint2 parked;      /* anticausal sweep: the causal sum parked at this sample */
 
   __device__ __forceinline__ void fetch (const Lines &frame, const Lines &in, int line, int k)
   {
-    f = load_px (S (), in, in.at (line, k));
-    fr = F::kNeedsFrame ? load_px (U8 (), frame, frame.at (line, k)) : f;
+    f = *reinterpret_cast<const typename Raw<S>::T *> (in.at (line, k));
+    if (F::kNeedsFrame)
+      fr = *reinterpret_cast<const unsigned int *> (frame.at (line, k));
+  }
+  __device__ __forceinline__ float4 value (const Lines &in) const
+  {
+    return decode<S> (in, f);
+  }
+  __device__ __forceinline__ float4 frame_value (const Lines &frame, const Lines &in) const
+  {
+    return F::kNeedsFrame ? decode<U8> (frame, fr) : value (in);
   }
 };
 
@@ -198,62 +237,96 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   geo.bounds (seg, st, en);
   if (en <= st)
     return;
-  const int s = filt.causal_start (frame, line, st);
   SweepState state;
   float2 bd[2], x[2];
-  Ahead<S, F> cur, next;
-  cur.fetch (frame, in, line, s);
-  if (s + 1 < en)
-    next.fetch (frame, in, line, s + 1);
+  ColumnSample<S, F> cur[kAhead], next[kAhead], edge;
+
+  /* causal: samples s+1 .. en−1 step from their predecessor */
+  const int s = filt.causal_start (frame, line, st);
+  edge.fetch (frame, in, line, s);
+  float4 f_prev = edge.value (in), fr_prev = edge.frame_value (frame, in);
   sweep_zero (state);
   if (s >= st)
     store_px (H4 (), partial, partial.at (line, s), sweep_sum (state));
-  for (int k = s + 1; k < en; k++) {
-    const Ahead<S, F> now = next;
-    if (k + 1 < en)
-      next.fetch (frame, in, line, k + 1);
-    filt.terms (now.fr, cur.fr, bd, x);
-    sweep_advance (state, bd, x, now.f, cur.f);
-    cur = now;
-    if (k >= st)
-      store_px (H4 (), partial, partial.at (line, k), sweep_sum (state));
+#pragma unroll
+  for (int i = 0; i < kAhead; i++)
+    if (s + 1 + i < en)
+      cur[i].fetch (frame, in, line, s + 1 + i);
+  for (int k0 = s + 1; k0 < en; k0 += kAhead) {
+#pragma unroll
+    for (int i = 0; i < kAhead; i++)
+      if (k0 + kAhead + i < en)
+        next[i].fetch (frame, in, line, k0 + kAhead + i);
+#pragma unroll
+    for (int i = 0; i < kAhead; i++) {
+      const int k = k0 + i;
+      if (k < en) {
+        const float4 f = cur[i].value (in), fr = cur[i].frame_value (frame, in);
+        filt.terms (fr, fr_prev, bd, x);
+        sweep_advance (state, bd, x, f, f_prev);
+        f_prev = f;
+        fr_prev = fr;
+        if (k >= st)
+          store_px (H4 (), partial, partial.at (line, k), sweep_sum (state));
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kAhead; i++)
+      cur[i] = next[i];
   }
 
+  /* anticausal: from e down; samples below en are written with their parked sums */
   const int e = filt.anticausal_end (frame, line, en, geo.n);
-  cur.fetch (frame, in, line, e);
-  if (e > st)
-    next.fetch (frame, in, line, e - 1);
+  edge.fetch (frame, in, line, e);
+  f_prev = edge.value (in);
+  fr_prev = edge.frame_value (frame, in);
   sweep_zero (state);
-  for (int k = e;; k--) {
-    if (k < en) {
-      const float4 p = load_px (H4 (), partial, partial.at (line, k));
-      const float4 h = sweep_sum (state);
-      store_px (D (), out, out.at (line, k),
-          make_float4 (cur.f.x + p.x + h.x, cur.f.y + p.y + h.y, cur.f.z + p.z + h.z, cur.f.w));
+  if (e < en) {
+    const float4 p = load_px (H4 (), partial, partial.at (line, e));
+    const float4 h = sweep_sum (state);
+    store_px (D (), out, out.at (line, e),
+        make_float4 (f_prev.x + p.x + h.x, f_prev.y + p.y + h.y, f_prev.z + p.z + h.z, f_prev.w));
+  }
+  const auto fetch_back = [&] (ColumnSample<S, F> &c, int k) {
+    c.fetch (frame, in, line, k);
+    if (k < en)
+      c.parked = *reinterpret_cast<const uint2 *> (partial.at (line, k));
+  };
+#pragma unroll
+  for (int i = 0; i < kAhead; i++)
+    if (e - 1 - i >= st)
+      fetch_back (cur[i], e - 1 - i);
+  for (int k0 = e - 1; k0 >= st; k0 -= kAhead) {
+#pragma unroll
+    for (int i = 0; i < kAhead; i++)
+      if (k0 - kAhead - i >= st)
+        fetch_back (next[i], k0 - kAhead - i);
+#pragma unroll
+    for (int i = 0; i < kAhead; i++) {
+      const int k = k0 - i;
+      if (k >= st) {
+        const float4 f = cur[i].value (in), fr = cur[i].frame_value (frame, in);
+        filt.terms (fr_prev, fr, bd, x);
+        sweep_advance (state, bd, x, f, f_prev);
+        f_prev = f;
+        fr_prev = fr;
+        if (k < en) {
+          const float4 p = load_px (H4 (), partial, reinterpret_cast<const char *> (&cur[i].parked));
+          const float4 h = sweep_sum (state);
+          store_px (D (), out, out.at (line, k),
+              make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
+        }
+      }
     }
-    if (k == st)
-      break;
-    const Ahead<S, F> now = next;
-    if (k - 2 >= st)
-      next.fetch (frame, in, line, k - 2);
-    filt.terms (cur.fr, now.fr, bd, x);
-    sweep_advance (state, bd, x, now.f, cur.f);
-    cur = now;
+#pragma unroll
+    for (int i = 0; i < kAhead; i++)
+      cur[i] = next[i];
   }
 }
 
 /* ---------------------------------------------------------------- rows: staged */
 
 static constexpr int kRowWarps = 2;   /* warps per block; each owns 32 rows */
-
-template <class S> struct Raw;
-template <> struct Raw<U8> { typedef unsigned int T; };
-template <> struct Raw<H4> { typedef uint2 T; };
-
-template <class S> __device__ __forceinline__ float4 decode (const Lines &l, typename Raw<S>::T v)
-{
-  return load_px (S (), l, reinterpret_cast<const char *> (&v));
-}
 
 template <class S, class F> struct RowTiles {
   typename Raw<S>::T in[32][33];

@@ -4,7 +4,8 @@
  *   bench filter=... path=device size=WxH params=... ms_median=... ms_min=... floor_ms=... floor=...
  * Not part of the test suite. Usage:
  *   cs-bench-kernels [--image photo.png] [--runs N] [--only edgeaware|bilateral|recursive|
- *                    sweep|kappa-none] [--size WxH]
+ *                    sweep] [--profile]
+ * --profile: one launch per case, no warm-up (for ncu -k ... --launch-skip/--launch-count).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <algorithm>
@@ -34,7 +35,7 @@ extern "C" {
   } while (0)
 
 static CsCudaDevice dev;
-static int g_runs = 60;
+static int g_runs = 60, g_warmups = 5;
 static CsImage g_photo;   /* width 0: synthetic scene */
 
 /* ---- the machine's ceilings, measured here ---- */
@@ -182,7 +183,7 @@ static Result time_launches (Frame &f, Launch launch)
   cudaEvent_t e0, e1;
   CHECK (cudaEventCreate (&e0));
   CHECK (cudaEventCreate (&e1));
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < g_warmups; i++)
     CHECK (launch (f.inputs[i % f.inputs.size ()]));
   CHECK (cudaDeviceSynchronize ());
   std::vector<float> t;
@@ -399,10 +400,13 @@ int main (int argc, char **argv)
       }
     } else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
       g_runs = std::max (50, atoi (argv[++i]));
+    } else if (!strcmp (argv[i], "--profile")) {
+      g_runs = 1;
+      g_warmups = 0;
     } else if (!strcmp (argv[i], "--only") && i + 1 < argc) {
       only = argv[++i];
     } else {
-      fprintf (stderr, "usage: %s [--image photo.png] [--runs N>=50] [--only edgeaware|bilateral|recursive|sweep]\n", argv[0]);
+      fprintf (stderr, "usage: %s [--image photo.png] [--runs N>=50] [--only edgeaware|bilateral|recursive|sweep] [--profile]\n", argv[0]);
       return 2;
     }
   }
