@@ -16,7 +16,7 @@ int cs_auto_partitions (int line_length, int n_lines, double warmup_samples,
     const double warm = 2.0 * w * (b - 1);
     const double chain = n / b + warm / b;
     const double total = (double) n_lines * (n + warm) / saturating_sweeps;
-    const double cost = chain > total ? chain : total;
+    const double cost = chain + total;
     if (best_cost < 0.0 || cost < best_cost * 0.999) {
       best_cost = cost;
       best = b;

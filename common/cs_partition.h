@@ -11,9 +11,11 @@ extern "C" {
 /* A line-parallel recursive pass runs one sequential sweep per (line, partition). With B
  * partitions a line's sweeps cover n samples plus 2·w·(B−1) samples of warm-up (w on each
  * side of every inner cut). Modelled time, in sample steps:
- *   max(n/B + 2w(B−1)/B,                        the longest chain of dependent steps,
- *       n_lines·(n + 2w(B−1)) / saturating_sweeps)  all steps over the machine's rate,
- * where saturating_sweeps is how many sweeps the machine advances at full speed at once.
+ *     n/B + 2w(B−1)/B                               the longest chain of dependent steps
+ *   + n_lines·(n + 2w(B−1)) / saturating_sweeps     all steps over the machine's rate,
+ * where saturating_sweeps is how many sweeps the machine advances at the speed of one.
+ * (A sum, not the larger of the two: measured times bend smoothly between the latency-
+ * and the throughput-bound ends instead of meeting at a corner; NOTES.md.)
  * Partitions shorter than min_partition samples are not considered: their warm-ups cost
  * more than they save and every cut adds approximation error.
  * Returns the B in 1..max_blocks with the least modelled time (the smallest on ties). */

@@ -43,10 +43,17 @@ size_t cs_cuda_edgeaware_scratch_bytes (int width, int height);
 size_t cs_cuda_bilateral_scratch_bytes (int width, int height, const CsBilateralParams *p);
 size_t cs_cuda_recursive_scratch_bytes (int width, int height);
 
-/* The segment count each pass uses when blocks_per_stripe is 0 (automatic). */
-int cs_cuda_edgeaware_auto_blocks (const CsCudaDevice *dev, int line_length, int n_lines,
+/* The two passes of the line filters: along rows (first), then along columns. */
+typedef enum {
+  CS_PASS_ROWS,
+  CS_PASS_COLUMNS
+} CsPass;
+
+/* The segment count a pass of a width x height frame uses when blocks_per_stripe is 0
+ * (automatic). */
+int cs_cuda_edgeaware_auto_blocks (const CsCudaDevice *dev, int width, int height, CsPass pass,
     const CsEdgeAwareParams *p);
-int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int line_length, int n_lines,
+int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width, int height, CsPass pass,
     const CsRecursiveParams *p);
 
 cudaError_t cs_cuda_edgeaware (const CsCudaImage *src, const CsCudaImage *dst,
@@ -60,6 +67,16 @@ cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaImage *dst,
 cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
     const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream);
+
+/* edgeawaregauss and recursivegauss with the segment counts of the row pass and of the
+ * column pass given one by one (0: as blocks_per_stripe says, automatic when that is 0):
+ * for benchmarks that measure each pass's response to its own count. */
+cudaError_t cs_cuda_edgeaware_segments (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsEdgeAwareParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream, int row_segments, int column_segments);
+cudaError_t cs_cuda_recursive_segments (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream, int row_segments, int column_segments);
 
 /* Copies a frame device to device (colour and alpha), for identity settings when the
  * caps differ between input and output memory. */

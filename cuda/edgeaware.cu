@@ -28,11 +28,10 @@ static size_t plane_pitch (int width)
   return ((size_t) width * 8 + 255) / 256 * 256;
 }
 
-/* As in recursive.cu; a step costs several times more here (b^δ per sample), so fewer
- * concurrent sweeps saturate the machine. Fitted to the H100 sweep (NOTES.md). */
-static double saturating_sweeps (const CsCudaDevice *dev)
+/* As in recursive.cu, fitted to this filter's pass sweeps on an H100 (NOTES.md). */
+static double saturating_sweeps (const CsCudaDevice *dev, CsPass pass)
 {
-  return (double) dev->sm_count * 384.0;
+  return (double) dev->sm_count * (pass == CS_PASS_ROWS ? 450.0 : 1900.0);
 }
 static const int kMinPartition = 32;
 
@@ -61,18 +60,27 @@ extern "C" size_t cs_cuda_edgeaware_scratch_bytes (int width, int height)
   return 2 * plane_pitch (width) * height;   /* two half4 planes, ping-pong */
 }
 
-extern "C" int cs_cuda_edgeaware_auto_blocks (const CsCudaDevice *dev, int line_length,
-    int n_lines, const CsEdgeAwareParams *p)
+extern "C" int cs_cuda_edgeaware_auto_blocks (const CsCudaDevice *dev, int width, int height,
+    CsPass pass, const CsEdgeAwareParams *p)
 {
+  const bool rows = pass == CS_PASS_ROWS;
   /* The first iteration has the largest σ_i and dominates; Δt >= 1, so κσ_1 transformed
    * units is at most κσ_1 samples. */
   const double warmup = p->kappa * cs_edgeaware_iteration_sigma (p, 1);
-  return cs_auto_partitions (line_length, n_lines, warmup, saturating_sweeps (dev), kMinPartition, 256);
+  return cs_auto_partitions (rows ? width : height, rows ? height : width, warmup, saturating_sweeps (dev, pass),
+      kMinPartition, 256);
 }
 
 extern "C" cudaError_t cs_cuda_edgeaware (const CsCudaImage *src, const CsCudaImage *dst,
     const CsEdgeAwareParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream)
+{
+  return cs_cuda_edgeaware_segments (src, dst, p, dev, scratch, scratch_bytes, stream, 0, 0);
+}
+
+extern "C" cudaError_t cs_cuda_edgeaware_segments (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsEdgeAwareParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream, int row_segments, int column_segments)
 {
   const int w = src->width, h = src->height;
   if (w != dst->width || h != dst->height || w <= 0 || h <= 0 || cs_edgeaware_params_check (p))
@@ -85,12 +93,14 @@ extern "C" cudaError_t cs_cuda_edgeaware (const CsCudaImage *src, const CsCudaIm
   const size_t pitch_t = plane_pitch (w);
   char *planes[2] = { (char *) scratch, (char *) scratch + pitch_t * h };
   const int af = src->alpha_offset == 0, af_out = dst->alpha_offset == 0;
-  Segments rows = { w, h, p->blocks_per_stripe };
-  Segments cols = { h, w, p->blocks_per_stripe };
+  if (row_segments < 0 || column_segments < 0)
+    return cudaErrorInvalidValue;
+  Segments rows = { w, h, row_segments ? row_segments : p->blocks_per_stripe };
+  Segments cols = { h, w, column_segments ? column_segments : p->blocks_per_stripe };
   if (rows.segments == 0)
-    rows.segments = cs_cuda_edgeaware_auto_blocks (dev, w, h, p);
+    rows.segments = cs_cuda_edgeaware_auto_blocks (dev, w, h, CS_PASS_ROWS, p);
   if (cols.segments == 0)
-    cols.segments = cs_cuda_edgeaware_auto_blocks (dev, h, w, p);
+    cols.segments = cs_cuda_edgeaware_auto_blocks (dev, w, h, CS_PASS_COLUMNS, p);
   const Lines frame_r = make_lines (src->data, src->pitch, 4, true, af);
   const Lines frame_c = make_lines (src->data, src->pitch, 4, false, af);
 

@@ -113,11 +113,13 @@ static size_t plane_pitch (int width, int elem_bytes)
   return ((size_t) width * elem_bytes + 255) / 256 * 256;
 }
 
-/* Concurrent sweeps that keep every SM busy, and the shortest partition worth a warm-up;
- * fitted to the blocks-per-stripe sweep of cs-bench-kernels on an H100 (NOTES.md). */
-static double saturating_sweeps (const CsCudaDevice *dev)
+/* The machine's rate in concurrent sweeps (cs_partition.h), per SM and pass, and the
+ * shortest partition worth a warm-up; fitted to each pass's segment-count sweep
+ * (cs-bench-kernels --only pass-sweep) on an H100 (NOTES.md). The row pass stages tiles
+ * and runs 16 warps per SM; the column pass is direct and takes more sweeps to fill. */
+static double saturating_sweeps (const CsCudaDevice *dev, CsPass pass)
 {
-  return (double) dev->sm_count * 1024.0;
+  return (double) dev->sm_count * (pass == CS_PASS_ROWS ? 500.0 : 1200.0);
 }
 static const int kMinPartition = 16;
 
@@ -131,16 +133,24 @@ extern "C" size_t cs_cuda_recursive_scratch_bytes (int width, int height)
   return plane_pitch (width, 8) * height + plane_pitch (width, 16) * height;
 }
 
-extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int line_length,
-    int n_lines, const CsRecursiveParams *p)
+extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width, int height,
+    CsPass pass, const CsRecursiveParams *p)
 {
-  return cs_auto_partitions (line_length, n_lines, ceil (p->kappa * p->sigma),
-      saturating_sweeps (dev), kMinPartition, 256);
+  const bool rows = pass == CS_PASS_ROWS;
+  return cs_auto_partitions (rows ? width : height, rows ? height : width, ceil (p->kappa * p->sigma),
+      saturating_sweeps (dev, pass), kMinPartition, 256);
 }
 
 extern "C" cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
     const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream)
+{
+  return cs_cuda_recursive_segments (src, dst, p, dev, scratch, scratch_bytes, stream, 0, 0);
+}
+
+extern "C" cudaError_t cs_cuda_recursive_segments (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream, int row_segments, int column_segments)
 {
   const int w = src->width, h = src->height;
   if (w != dst->width || h != dst->height || w <= 0 || h <= 0 || cs_recursive_params_check (p))
@@ -154,12 +164,14 @@ extern "C" cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaIm
   char *t_plane = (char *) scratch;
   char *second = t_plane + pitch_t * h;   /* parked sums (pitch_t) or YvV w (pitch_w) */
   const int warmup = (int) ceil (p->kappa * p->sigma);
-  Geometry rows = { w, h, p->blocks_per_stripe, warmup };
-  Geometry cols = { h, w, p->blocks_per_stripe, warmup };
+  if (row_segments < 0 || column_segments < 0)
+    return cudaErrorInvalidValue;
+  Geometry rows = { w, h, row_segments ? row_segments : p->blocks_per_stripe, warmup };
+  Geometry cols = { h, w, column_segments ? column_segments : p->blocks_per_stripe, warmup };
   if (rows.segments == 0)
-    rows.segments = cs_cuda_recursive_auto_blocks (dev, w, h, p);
+    rows.segments = cs_cuda_recursive_auto_blocks (dev, w, h, CS_PASS_ROWS, p);
   if (cols.segments == 0)
-    cols.segments = cs_cuda_recursive_auto_blocks (dev, h, w, p);
+    cols.segments = cs_cuda_recursive_auto_blocks (dev, w, h, CS_PASS_COLUMNS, p);
 
   const Lines in_r = make_lines (src->data, src->pitch, 4, true, src->alpha_offset == 0);
   const Lines t_r = make_lines (t_plane, pitch_t, 8, true, 0);

@@ -4,7 +4,7 @@
  *   bench filter=... path=device size=WxH params=... ms_median=... ms_min=... floor_ms=... floor=...
  * Not part of the test suite. Usage:
  *   cs-bench-kernels [--image photo.png] [--runs N] [--only edgeaware|bilateral|recursive|
- *                    sweep] [--profile]
+ *                    sweep|pass-sweep] [--profile]
  * --profile: one launch per case, no warm-up (for ncu -k ... --launch-skip/--launch-count).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -245,6 +245,21 @@ static Result run_recursive (Frame &f, const CsRecursiveParams &p)
   return r;
 }
 
+/* Either filter with the row and column passes' segment counts set one by one. */
+static Result run_segments (Frame &f, const CsEdgeAwareParams *ea, const CsRecursiveParams *rc, int rows, int cols)
+{
+  const size_t bytes = ea ? cs_cuda_edgeaware_scratch_bytes (f.w, f.h) : cs_cuda_recursive_scratch_bytes (f.w, f.h);
+  void *scratch;
+  CHECK (cudaMalloc (&scratch, bytes));
+  Result r = time_launches (f, [&] (void *in) {
+    const CsCudaImage s = { in, f.w, f.h, f.pitch, 3 }, d = { f.output, f.w, f.h, f.pitch, 3 };
+    return ea ? cs_cuda_edgeaware_segments (&s, &d, ea, &dev, scratch, bytes, 0, rows, cols)
+              : cs_cuda_recursive_segments (&s, &d, rc, &dev, scratch, bytes, 0, rows, cols);
+  });
+  CHECK (cudaFree (scratch));
+  return r;
+}
+
 static Result run_bilateral (Frame &f, const CsBilateralParams &p)
 {
   const size_t bytes = cs_cuda_bilateral_scratch_bytes (f.w, f.h, &p);
@@ -286,8 +301,8 @@ static void bench_edgeaware (void)
       Result r = run_edgeaware (f, p);
       print_line ("edgeawaregauss", f, fmt ("sigma=%g,sigma-r=%g,iterations=2,kappa=2,blocks-per-stripe=%d", c.s, c.sr, b),
           r, floor_ms, "memory(4 passes x 8 B/px)",
-          b == 0 ? fmt (" auto_blocks=%d/%d", cs_cuda_edgeaware_auto_blocks (&dev, c.w, c.h, &p),
-                           cs_cuda_edgeaware_auto_blocks (&dev, c.h, c.w, &p))
+          b == 0 ? fmt (" auto_blocks=%d/%d", cs_cuda_edgeaware_auto_blocks (&dev, c.w, c.h, CS_PASS_ROWS, &p),
+                           cs_cuda_edgeaware_auto_blocks (&dev, c.w, c.h, CS_PASS_COLUMNS, &p))
                  : std::string ());
     }
     free_frame (f);
@@ -307,8 +322,8 @@ static void bench_recursive (void)
         Result r = run_recursive (f, p);
         print_line ("recursivegauss", f, fmt ("sigma=%g,algorithm=%s,blocks-per-stripe=0,kappa=%g", s,
             alg ? "young-van-vliet" : "deriche", p.kappa), r, floor_ms, "memory(read+write 8 B/px)",
-            fmt (" auto_blocks=%d/%d", cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, &p),
-                cs_cuda_recursive_auto_blocks (&dev, f.h, f.w, &p)));
+            fmt (" auto_blocks=%d/%d", cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, CS_PASS_ROWS, &p),
+                cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, CS_PASS_COLUMNS, &p)));
       }
     free_frame (f);
   }
@@ -376,14 +391,46 @@ static void bench_sweep (void)
         printf ("sweep filter=%s size=%dx%d blocks-per-stripe=%d%s ms_median=%.4f\n",
             which ? "recursivegauss" : "edgeawaregauss", f.w, f.h, b,
             b ? "" : fmt (" (auto=%d/%d)",
-                which ? cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, &rc) : cs_cuda_edgeaware_auto_blocks (&dev, f.w, f.h, &ea),
-                which ? cs_cuda_recursive_auto_blocks (&dev, f.h, f.w, &rc) : cs_cuda_edgeaware_auto_blocks (&dev, f.h, f.w, &ea)).c_str (),
+                which ? cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, CS_PASS_ROWS, &rc) : cs_cuda_edgeaware_auto_blocks (&dev, f.w, f.h, CS_PASS_ROWS, &ea),
+                which ? cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, CS_PASS_COLUMNS, &rc) : cs_cuda_edgeaware_auto_blocks (&dev, f.w, f.h, CS_PASS_COLUMNS, &ea)).c_str (),
             r.median);
         if (b == 0)
           printf ("sweep-summary filter=%s size=%dx%d best_fixed=%d best_ms=%.4f auto_ms=%.4f auto_vs_best=%.3f\n",
               which ? "recursivegauss" : "edgeawaregauss", f.w, f.h, best_b, best, r.median, r.median / best);
       }
     }
+    free_frame (f);
+  }
+}
+
+/* Each pass's time against its own segment count, the other pass on auto: the data the
+ * automatic choice is fitted to (NOTES.md). */
+static void bench_pass_sweep (void)
+{
+  struct { int w, h; bool edge; double s, sr; } cases[] = {
+    { 1920, 1080, false, 5, 0 }, { 3840, 2160, false, 5, 0 }, { 3840, 2160, false, 50, 0 },
+    { 1920, 1080, true, 20, 40 }, { 2048, 2048, true, 50, 50 }, { 3840, 2160, true, 20, 40 },
+  };
+  const int counts[] = { 8, 12, 16, 20, 24, 26, 28, 31, 32, 36, 40, 44, 48, 52, 56, 62, 64, 72, 80, 96, 112, 120, 128 };
+  for (auto &c : cases) {
+    Frame f = make_frame (c.w, c.h);
+    CsEdgeAwareParams ea = cs_edgeaware_params_default ();
+    CsRecursiveParams rc = cs_recursive_params_default ();
+    ea.sigma = c.s;
+    ea.sigma_r = c.sr;
+    rc.sigma = c.s;
+    const char *name = c.edge ? "edgeawaregauss" : "recursivegauss";
+    const int auto_rows = c.edge ? cs_cuda_edgeaware_auto_blocks (&dev, f.w, f.h, CS_PASS_ROWS, &ea) : cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, CS_PASS_ROWS, &rc);
+    const int auto_cols = c.edge ? cs_cuda_edgeaware_auto_blocks (&dev, f.w, f.h, CS_PASS_COLUMNS, &ea) : cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, CS_PASS_COLUMNS, &rc);
+    Result a = run_segments (f, c.edge ? &ea : NULL, c.edge ? NULL : &rc, 0, 0);
+    printf ("passsweep filter=%s size=%dx%d sigma=%g auto=%d/%d ms_median=%.4f\n", name, f.w, f.h, c.s, auto_rows, auto_cols, a.median);
+    for (int pass = 0; pass < 2; pass++)
+      for (int b : counts) {
+        Result r = run_segments (f, c.edge ? &ea : NULL, c.edge ? NULL : &rc, pass ? auto_rows : b, pass ? b : auto_cols);
+        printf ("passsweep filter=%s size=%dx%d sigma=%g pass=%s segments=%d ms_median=%.4f\n", name, f.w, f.h, c.s,
+            pass ? "columns" : "rows", b, r.median);
+      }
+    fflush (stdout);
     free_frame (f);
   }
 }
@@ -406,7 +453,7 @@ int main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--only") && i + 1 < argc) {
       only = argv[++i];
     } else {
-      fprintf (stderr, "usage: %s [--image photo.png] [--runs N>=50] [--only edgeaware|bilateral|recursive|sweep] [--profile]\n", argv[0]);
+      fprintf (stderr, "usage: %s [--image photo.png] [--runs N>=50] [--only edgeaware|bilateral|recursive|sweep|pass-sweep] [--profile]\n", argv[0]);
       return 2;
     }
   }
@@ -432,5 +479,7 @@ int main (int argc, char **argv)
     bench_edgeaware ();
   if (!only || !strcmp (only, "sweep"))
     bench_sweep ();
+  if (only && !strcmp (only, "pass-sweep"))
+    bench_pass_sweep ();
   return 0;
 }

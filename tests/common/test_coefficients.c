@@ -196,6 +196,18 @@ START_TEST (test_auto_partitions)
       cs_auto_partitions (1920, 1080, 8, 132 * 512, 32, 256));
   ck_assert_int_eq (cs_auto_partitions (1920, 1080, 5000, 132 * 512, 32, 256), 1);
   ck_assert (cs_auto_partitions (4096, 8, 8, 132 * 512, 32, 256) <= 4096 / 32);
+
+  /* the choice minimises the documented cost, chain + total work / rate */
+  const double n = 3840, lines = 2160, w = 15, rate = 132 * 500;
+  const int chosen = cs_auto_partitions ((int) n, (int) lines, w, rate, 16, 256);
+  double best = 1e300;
+  for (int b = 1; b <= 240; b++) {
+    const double cost = n / b + 2 * w * (b - 1) / b + lines * (n + 2 * w * (b - 1)) / rate;
+    best = cost < best ? cost : best;
+  }
+  const double chosen_cost = n / chosen + 2 * w * (chosen - 1) / chosen + lines * (n + 2 * w * (chosen - 1)) / rate;
+  ck_assert_msg (chosen_cost <= best * 1.001, "B=%d costs %g, best %g", chosen, chosen_cost, best);
+  ck_assert_int_gt (chosen, 16);
 }
 END_TEST
 

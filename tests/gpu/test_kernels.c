@@ -205,8 +205,8 @@ START_TEST (test_edgeaware_auto_vs_algorithm_a)
   CsImage out = run_gpu (&j, &src, -1, 3);
   const CsErrorStats st = cs_compare_images (&out, &ref);
   printf ("edgeaware auto blocks (%d, %d) vs Algorithm A: max %.0f psnr %.2f\n",
-      cs_cuda_edgeaware_auto_blocks (&device, src.width, src.height, &j.ea),
-      cs_cuda_edgeaware_auto_blocks (&device, src.height, src.width, &j.ea), st.max_abs, st.psnr);
+      cs_cuda_edgeaware_auto_blocks (&device, src.width, src.height, CS_PASS_ROWS, &j.ea),
+      cs_cuda_edgeaware_auto_blocks (&device, src.width, src.height, CS_PASS_COLUMNS, &j.ea), st.max_abs, st.psnr);
   ck_assert (st.max_abs <= 2 && st.psnr >= 60.0);
   cs_test_image_free (&src);
   cs_test_image_free (&ref);
