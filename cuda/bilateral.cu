@@ -113,7 +113,7 @@ bilateral_tiled (Lines in, Lines out, int width, int height, BilateralK k)
    * carried as a float: an int-to-float conversion per row and output costs as much as
    * an ex2 (same pipe). */
   float row_offset = (float) -R;   /* r − R */
-#pragma unroll (R <= (kLorentzian ? 2 : 3) ? K + 2 * R : 1)
+#pragma unroll (R <= (kLorentzian ? 1 : 3) ? K + 2 * R : 1)
   for (int r = 0; r < K + 2 * R; r++, row_offset += 1.0f) {
     float b[K];   /* per output: B (Gaussian) or the row's spatial factor (Lorentzian) */
 #pragma unroll
