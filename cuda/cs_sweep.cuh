@@ -225,7 +225,55 @@ template <class S, class F> struct ColumnSample {
   }
 };
 
-template <class S, class D, class F>
+/* Where a column sweep parks its causal sums until the anticausal sweep adds them: in
+ * shared memory when the segment fits (no global traffic, and no store-to-load waits),
+ * else in the partial plane. Each thread owns one column of the shared array. */
+template <bool kOnChip> struct Parking;
+
+template <> struct Parking<true> {
+  uint2 *slots;   /* [sample − st][threadIdx.x] */
+  int st;
+  __device__ __forceinline__ Parking (const Lines &, int, int st_)
+  {
+    extern __shared__ uint2 parked_tile[];
+    slots = parked_tile + threadIdx.x;
+    st = st_;
+  }
+  __device__ __forceinline__ void park (int k, float4 v)
+  {
+    store_px (H4 (), Lines (), reinterpret_cast<char *> (&slots[(k - st) * blockDim.x]), v);
+  }
+  __device__ __forceinline__ bool prefetched () const { return false; }
+  __device__ __forceinline__ float4 take (int k, uint2) const
+  {
+    return load_px (H4 (), Lines (), reinterpret_cast<const char *> (&slots[(k - st) * blockDim.x]));
+  }
+};
+
+template <> struct Parking<false> {
+  Lines plane;
+  int line;
+  __device__ __forceinline__ Parking (const Lines &partial, int line_, int)
+  {
+    plane = partial;
+    line = line_;
+  }
+  __device__ __forceinline__ void park (int k, float4 v)
+  {
+    store_px (H4 (), plane, plane.at (line, k), v);
+  }
+  __device__ __forceinline__ bool prefetched () const { return true; }
+  __device__ __forceinline__ float4 take (int, uint2 fetched) const
+  {
+    return load_px (H4 (), plane, reinterpret_cast<const char *> (&fetched));
+  }
+};
+
+/* Shared memory per thread and sample when a segment's sums are parked on chip, and the
+ * most a launch takes that way (the default dynamic limit: no opt-in needed). */
+static constexpr int kParkBytesPerSample = 8, kParkOnChipMaxBytes = 48 * 1024;
+
+template <class S, class D, class F, bool kOnChip>
 __global__ void __launch_bounds__ (128)
 sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F filt)
 {
@@ -240,6 +288,7 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   SweepState state;
   float2 bd[2], x[2];
   ColumnSample<S, F> cur[kAhead], next[kAhead], edge;
+  Parking<kOnChip> parking (partial, line, st);
 
   /* causal: samples s+1 .. en−1 step from their predecessor */
   const int s = filt.causal_start (frame, line, st);
@@ -247,7 +296,7 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   float4 f_prev = edge.value (in), fr_prev = edge.frame_value (frame, in);
   sweep_zero (state);
   if (s >= st)
-    store_px (H4 (), partial, partial.at (line, s), sweep_sum (state));
+    parking.park (s, sweep_sum (state));
 #pragma unroll
   for (int i = 0; i < kAhead; i++)
     if (s + 1 + i < en)
@@ -267,7 +316,7 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
         f_prev = f;
         fr_prev = fr;
         if (k >= st)
-          store_px (H4 (), partial, partial.at (line, k), sweep_sum (state));
+          parking.park (k, sweep_sum (state));
       }
     }
 #pragma unroll
@@ -282,14 +331,14 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   fr_prev = edge.frame_value (frame, in);
   sweep_zero (state);
   if (e < en) {
-    const float4 p = load_px (H4 (), partial, partial.at (line, e));
+    const float4 p = parking.prefetched () ? load_px (H4 (), partial, partial.at (line, e)) : parking.take (e, uint2 ());
     const float4 h = sweep_sum (state);
     store_px (D (), out, out.at (line, e),
         make_float4 (f_prev.x + p.x + h.x, f_prev.y + p.y + h.y, f_prev.z + p.z + h.z, f_prev.w));
   }
   const auto fetch_back = [&] (ColumnSample<S, F> &c, int k) {
     c.fetch (frame, in, line, k);
-    if (k < en)
+    if (k < en && parking.prefetched ())
       c.parked = *reinterpret_cast<const uint2 *> (partial.at (line, k));
   };
 #pragma unroll
@@ -311,7 +360,7 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
         f_prev = f;
         fr_prev = fr;
         if (k < en) {
-          const float4 p = load_px (H4 (), partial, reinterpret_cast<const char *> (&cur[i].parked));
+          const float4 p = parking.take (k, cur[i].parked);
           const float4 h = sweep_sum (state);
           store_px (D (), out, out.at (line, k),
               make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
@@ -484,8 +533,12 @@ static void launch_columns (const Lines &frame, const Lines &in, const Lines &ou
     const Segments &geo, const F &filt, cudaStream_t stream)
 {
   const int threads = 128;
-  sweep_columns<S, D, F><<<div_up ((long long) geo.n_lines * geo.segments, threads), threads, 0, stream>>> (
-      frame, in, out, partial, geo, filt);
+  const int blocks = div_up ((long long) geo.n_lines * geo.segments, threads);
+  const size_t park_bytes = (size_t) div_up (geo.n, geo.segments) * threads * kParkBytesPerSample;
+  if (park_bytes <= (size_t) kParkOnChipMaxBytes)
+    sweep_columns<S, D, F, true><<<blocks, threads, park_bytes, stream>>> (frame, in, out, partial, geo, filt);
+  else
+    sweep_columns<S, D, F, false><<<blocks, threads, 0, stream>>> (frame, in, out, partial, geo, filt);
 }
 
 }  // namespace cs
