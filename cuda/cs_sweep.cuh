@@ -15,8 +15,9 @@
  * on adjacent columns, so every access is coalesced. Rows: one warp per 32 rows and
  * segment; the warp stages 32x32 tiles through shared memory so that global reads and
  * writes stay coalesced while each lane sweeps its own row. The causal pass parks
- * Re Σ h⁺ (small: the filter's correction, not the signal) as half4 in a plane; the
- * anticausal pass adds it back.
+ * Re Σ h⁺ (small: the filter's correction, not the signal) as half4 — in shared memory
+ * for column segments of up to 48 samples, else in a plane — and the anticausal pass adds
+ * it back.
  */
 #ifndef CS_SWEEP_CUH
 #define CS_SWEEP_CUH
@@ -243,7 +244,7 @@ template <> struct Parking<true> {
   {
     store_px (H4 (), Lines (), reinterpret_cast<char *> (&slots[(k - st) * blockDim.x]), v);
   }
-  __device__ __forceinline__ bool prefetched () const { return false; }
+  __device__ __forceinline__ bool fetched_ahead () const { return false; }
   __device__ __forceinline__ float4 take (int k, uint2) const
   {
     return load_px (H4 (), Lines (), reinterpret_cast<const char *> (&slots[(k - st) * blockDim.x]));
@@ -262,7 +263,7 @@ template <> struct Parking<false> {
   {
     store_px (H4 (), plane, plane.at (line, k), v);
   }
-  __device__ __forceinline__ bool prefetched () const { return true; }
+  __device__ __forceinline__ bool fetched_ahead () const { return true; }
   __device__ __forceinline__ float4 take (int, uint2 fetched) const
   {
     return load_px (H4 (), plane, reinterpret_cast<const char *> (&fetched));
@@ -331,14 +332,14 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   fr_prev = edge.frame_value (frame, in);
   sweep_zero (state);
   if (e < en) {
-    const float4 p = parking.prefetched () ? load_px (H4 (), partial, partial.at (line, e)) : parking.take (e, uint2 ());
+    const float4 p = parking.fetched_ahead () ? load_px (H4 (), partial, partial.at (line, e)) : parking.take (e, uint2 ());
     const float4 h = sweep_sum (state);
     store_px (D (), out, out.at (line, e),
         make_float4 (f_prev.x + p.x + h.x, f_prev.y + p.y + h.y, f_prev.z + p.z + h.z, f_prev.w));
   }
   const auto fetch_back = [&] (ColumnSample<S, F> &c, int k) {
     c.fetch (frame, in, line, k);
-    if (k < en && parking.prefetched ())
+    if (k < en && parking.fetched_ahead ())
       c.parked = *reinterpret_cast<const uint2 *> (partial.at (line, k));
   };
 #pragma unroll
