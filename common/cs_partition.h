@@ -22,6 +22,12 @@ extern "C" {
 int cs_auto_partitions (int line_length, int n_lines, double warmup_samples,
     double saturating_sweeps, int min_partition, int max_blocks);
 
+/* The same for a pass whose partition steps (not warm-up steps) cost short_factor times
+ * as much when no partition is longer than short_length samples (the column sweeps keep
+ * such partitions' parked sums on chip). */
+int cs_auto_partitions_short (int line_length, int n_lines, double warmup_samples,
+    double saturating_sweeps, int min_partition, int max_blocks, int short_length, double short_factor);
+
 #ifdef __cplusplus
 }
 #endif

@@ -67,8 +67,8 @@ extern "C" int cs_cuda_edgeaware_auto_blocks (const CsCudaDevice *dev, int width
   /* The first iteration has the largest σ_i and dominates; Δt >= 1, so κσ_1 transformed
    * units is at most κσ_1 samples. */
   const double warmup = p->kappa * cs_edgeaware_iteration_sigma (p, 1);
-  return cs_auto_partitions (rows ? width : height, rows ? height : width, warmup, saturating_sweeps (dev, pass),
-      kMinPartition, 256);
+  return cs_auto_partitions_short (rows ? width : height, rows ? height : width, warmup, saturating_sweeps (dev, pass),
+      kMinPartition, 256, rows ? 0 : kParkOnChipMaxSamples, kParkOnChipStepCost);
 }
 
 extern "C" cudaError_t cs_cuda_edgeaware (const CsCudaImage *src, const CsCudaImage *dst,

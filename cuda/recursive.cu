@@ -137,8 +137,8 @@ extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width
     CsPass pass, const CsRecursiveParams *p)
 {
   const bool rows = pass == CS_PASS_ROWS;
-  return cs_auto_partitions (rows ? width : height, rows ? height : width, ceil (p->kappa * p->sigma),
-      saturating_sweeps (dev, pass), kMinPartition, 256);
+  return cs_auto_partitions_short (rows ? width : height, rows ? height : width, ceil (p->kappa * p->sigma),
+      saturating_sweeps (dev, pass), kMinPartition, 256, rows ? 0 : kParkOnChipMaxSamples, kParkOnChipStepCost);
 }
 
 extern "C" cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,

@@ -208,6 +208,14 @@ START_TEST (test_auto_partitions)
   const double chosen_cost = n / chosen + 2 * w * (chosen - 1) / chosen + lines * (n + 2 * w * (chosen - 1)) / rate;
   ck_assert_msg (chosen_cost <= best * 1.001, "B=%d costs %g, best %g", chosen, chosen_cost, best);
   ck_assert_int_gt (chosen, 16);
+
+  /* partitions short enough to run cheaper: a choice just above the length moves under
+   * it; factor 1 changes nothing */
+  const int plain = cs_auto_partitions (2160, 3840, 36, 132 * 1900, 32, 256);
+  ck_assert_int_eq (cs_auto_partitions_short (2160, 3840, 36, 132 * 1900, 32, 256, 48, 1.0), plain);
+  ck_assert_int_gt ((2160 + plain - 1) / plain, 48);
+  const int shorter = cs_auto_partitions_short (2160, 3840, 36, 132 * 1900, 32, 256, 48, 0.8);
+  ck_assert_int_le ((2160 + shorter - 1) / shorter, 48);
 }
 END_TEST
 
