@@ -219,32 +219,6 @@ static double memory_floor_ms (double bytes)
   return bytes / (g_bw_gbs * 1e9) * 1e3;
 }
 
-static Result run_edgeaware (Frame &f, const CsEdgeAwareParams &p)
-{
-  const size_t bytes = cs_cuda_edgeaware_scratch_bytes (f.w, f.h);
-  void *scratch;
-  CHECK (cudaMalloc (&scratch, bytes));
-  Result r = time_launches (f, [&] (void *in) {
-    const CsCudaImage s = { in, f.w, f.h, f.pitch, 3 }, d = { f.output, f.w, f.h, f.pitch, 3 };
-    return cs_cuda_edgeaware (&s, &d, &p, &dev, scratch, bytes, 0);
-  });
-  CHECK (cudaFree (scratch));
-  return r;
-}
-
-static Result run_recursive (Frame &f, const CsRecursiveParams &p)
-{
-  const size_t bytes = cs_cuda_recursive_scratch_bytes (f.w, f.h);
-  void *scratch;
-  CHECK (cudaMalloc (&scratch, bytes));
-  Result r = time_launches (f, [&] (void *in) {
-    const CsCudaImage s = { in, f.w, f.h, f.pitch, 3 }, d = { f.output, f.w, f.h, f.pitch, 3 };
-    return cs_cuda_recursive (&s, &d, &p, &dev, scratch, bytes, 0);
-  });
-  CHECK (cudaFree (scratch));
-  return r;
-}
-
 /* Either filter with the row and column passes' segment counts set one by one. */
 static Result run_segments (Frame &f, const CsEdgeAwareParams *ea, const CsRecursiveParams *rc, int rows, int cols)
 {
@@ -258,6 +232,17 @@ static Result run_segments (Frame &f, const CsEdgeAwareParams *ea, const CsRecur
   });
   CHECK (cudaFree (scratch));
   return r;
+}
+
+/* Automatic counts (0, 0) are exactly cs_cuda_edgeaware / cs_cuda_recursive. */
+static Result run_edgeaware (Frame &f, const CsEdgeAwareParams &p)
+{
+  return run_segments (f, &p, NULL, 0, 0);
+}
+
+static Result run_recursive (Frame &f, const CsRecursiveParams &p)
+{
+  return run_segments (f, NULL, &p, 0, 0);
 }
 
 static Result run_bilateral (Frame &f, const CsBilateralParams &p)

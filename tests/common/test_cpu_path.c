@@ -10,18 +10,11 @@
 #include "cs_metrics.h"
 #include "cs_reference.h"
 #include "cs_test_images.h"
+#include "cs_test_job.h"
 #include "cs_test_check.h"
 
 #define POISON 0x5A
 
-typedef enum { EDGEAWARE, BILATERAL, RECURSIVE } Filter;
-
-typedef struct {
-  Filter filter;
-  CsEdgeAwareParams ea;
-  CsBilateralParams bl;
-  CsRecursiveParams rc;
-} Job;
 
 typedef struct {
   int w, h, pad, alpha, kind;   /* kind: 0 noise, 1 scene, 2 astronaut, 3 coffee */
@@ -50,33 +43,24 @@ static CsImage make_input (const Input *in)
   return img;
 }
 
-static int run_cpu (const Job *j, const CsImage *src, CsImage *dst, int threads, CsCpuWorkspace *ws)
+static int run_cpu (const CsTestJob *j, const CsImage *src, CsImage *dst, int threads, CsCpuWorkspace *ws)
 {
   switch (j->filter) {
-    case EDGEAWARE: return cs_cpu_edgeaware (src, dst, &j->ea, threads, ws);
-    case BILATERAL: return cs_cpu_bilateral (src, dst, &j->bl, threads, ws);
+    case CS_TEST_EDGEAWARE: return cs_cpu_edgeaware (src, dst, &j->ea, threads, ws);
+    case CS_TEST_BILATERAL: return cs_cpu_bilateral (src, dst, &j->bl, threads, ws);
     default: return cs_cpu_recursive (src, dst, &j->rc, threads, ws);
   }
 }
 
-static int run_ref (const Job *j, const CsImage *src, CsImage *dst)
-{
-  switch (j->filter) {
-    case EDGEAWARE: return cs_ref_edgeaware (src, dst, &j->ea);
-    case BILATERAL: return cs_ref_bilateral (src, dst, &j->bl);
-    default: return cs_ref_recursive (src, dst, &j->rc);
-  }
-}
-
 /* CPU vs reference on one input, with 1 and 3 threads (which must agree exactly). */
-static void check (const Job *j, const Input *in, const char *what)
+static void check (const CsTestJob *j, const Input *in, const char *what)
 {
   CsImage src = make_input (in);
   CsImage ref = cs_test_image_new (src.width, src.height, 0, in->alpha, 0);
   CsImage out1 = cs_test_image_new (src.width, src.height, in->pad + 4, in->alpha, POISON);
   CsImage out3 = cs_test_image_new (src.width, src.height, in->pad + 4, in->alpha, POISON);
   CsCpuWorkspace ws = { 0 };
-  ck_assert_int_eq (run_ref (j, &src, &ref), 0);
+  ck_assert_int_eq (cs_test_job_reference (j, &src, &ref), 0);
   ck_assert_int_eq (run_cpu (j, &src, &out1, 1, &ws), 0);
   ck_assert_int_eq (run_cpu (j, &src, &out3, 3, &ws), 0);
   const CsErrorStats st = cs_compare_images (&out1, &ref);
@@ -96,7 +80,7 @@ static void check (const Job *j, const Input *in, const char *what)
 
 START_TEST (test_edgeaware)
 {
-  Job j = { .filter = EDGEAWARE, .ea = cs_edgeaware_params_default () };
+  CsTestJob j = { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () };
   const int blocks[] = { 1, 1, 4 };
   j.ea.blocks_per_stripe = blocks[_i % 3];
   j.ea.sigma = _i % 3 == 1 ? 50 : 12;
@@ -108,7 +92,7 @@ END_TEST
 
 START_TEST (test_bilateral)
 {
-  Job j = { .filter = BILATERAL, .bl = cs_bilateral_params_default () };
+  CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
   const int radii[] = { 1, 3, 7 };
   j.bl.radius = radii[_i % 3];
   j.bl.sigma = j.bl.radius / 2.0 + 0.3;
@@ -120,7 +104,7 @@ END_TEST
 
 START_TEST (test_bilateral_large_radius)
 {
-  Job j = { .filter = BILATERAL, .bl = cs_bilateral_params_default () };
+  CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
   j.bl.radius = _i ? 32 : 15;
   j.bl.sigma = j.bl.radius / 2.0;
   const Input in = { 45, 37, 4, 3, 1 };
@@ -130,7 +114,7 @@ END_TEST
 
 START_TEST (test_recursive)
 {
-  Job j = { .filter = RECURSIVE, .rc = cs_recursive_params_default () };
+  CsTestJob j = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
   const double sigmas[] = { 0.5, 3, 25, 120 };
   j.rc.sigma = sigmas[_i % 4];
   j.rc.blocks_per_stripe = (_i / 4) % 2 ? 5 : 1;
@@ -144,7 +128,7 @@ START_TEST (test_in_place)
 {
   const Input in = { 0, 0, 16, 3, 3 };
   for (int f = 0; f < 3; f++) {
-    Job j = { .filter = (Filter) f, .ea = cs_edgeaware_params_default (),
+    CsTestJob j = { .filter = (CsTestFilter) f, .ea = cs_edgeaware_params_default (),
       .bl = cs_bilateral_params_default (), .rc = cs_recursive_params_default () };
     CsImage src = make_input (&in), inplace = make_input (&in), out = make_input (&in);
     CsCpuWorkspace ws = { 0 };

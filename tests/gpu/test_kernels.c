@@ -14,17 +14,10 @@
 #include "cs_metrics.h"
 #include "cs_reference.h"
 #include "cs_test_images.h"
+#include "cs_test_job.h"
 
 #define POISON 0xCD
 
-typedef enum { EDGEAWARE, BILATERAL, RECURSIVE } Filter;
-
-typedef struct {
-  Filter filter;
-  CsEdgeAwareParams ea;
-  CsBilateralParams bl;
-  CsRecursiveParams rc;
-} Job;
 
 static CsCudaDevice device;
 
@@ -34,40 +27,34 @@ static CsCudaDevice device;
     ck_assert_msg (e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorName (e_)); \
   } while (0)
 
-static size_t scratch_bytes (const Job *j, int w, int h)
+static size_t scratch_bytes (const CsTestJob *j, int w, int h)
 {
   switch (j->filter) {
-    case EDGEAWARE: return cs_cuda_edgeaware_scratch_bytes (w, h);
-    case BILATERAL: return cs_cuda_bilateral_scratch_bytes (w, h, &j->bl);
+    case CS_TEST_EDGEAWARE: return cs_cuda_edgeaware_scratch_bytes (w, h);
+    case CS_TEST_BILATERAL: return cs_cuda_bilateral_scratch_bytes (w, h, &j->bl);
     default: return cs_cuda_recursive_scratch_bytes (w, h);
   }
 }
 
-static cudaError_t launch (const Job *j, const CsCudaImage *s, const CsCudaImage *d, void *scratch,
+static cudaError_t launch (const CsTestJob *j, const CsCudaImage *s, const CsCudaImage *d, void *scratch,
     size_t bytes, cudaStream_t stream)
 {
   switch (j->filter) {
-    case EDGEAWARE: return cs_cuda_edgeaware (s, d, &j->ea, &device, scratch, bytes, stream);
-    case BILATERAL: return cs_cuda_bilateral (s, d, &j->bl, &device, scratch, bytes, stream);
+    case CS_TEST_EDGEAWARE: return cs_cuda_edgeaware (s, d, &j->ea, &device, scratch, bytes, stream);
+    case CS_TEST_BILATERAL: return cs_cuda_bilateral (s, d, &j->bl, &device, scratch, bytes, stream);
     default: return cs_cuda_recursive (s, d, &j->rc, &device, scratch, bytes, stream);
   }
 }
 
-static void reference (const Job *j, const CsImage *src, CsImage *dst)
+static void reference (const CsTestJob *j, const CsImage *src, CsImage *dst)
 {
-  int r;
-  switch (j->filter) {
-    case EDGEAWARE: r = cs_ref_edgeaware (src, dst, &j->ea); break;
-    case BILATERAL: r = cs_ref_bilateral (src, dst, &j->bl); break;
-    default: r = cs_ref_recursive (src, dst, &j->rc); break;
-  }
-  ck_assert_int_eq (r, 0);
+  ck_assert_int_eq (cs_test_job_reference (j, src, dst), 0);
 }
 
 /* Runs the filter on the GPU: device frames with the given extra pitch bytes (or
  * cudaMallocPitch's pitch when pad < 0), output and its padding poisoned first. Copies the
  * whole pitched output back into out (which must have stride = the device pitch). */
-static CsImage run_gpu (const Job *j, const CsImage *src, int pad, int runs)
+static CsImage run_gpu (const CsTestJob *j, const CsImage *src, int pad, int runs)
 {
   const int w = src->width, h = src->height;
   size_t pitch;
@@ -114,7 +101,7 @@ static CsImage run_gpu (const Job *j, const CsImage *src, int pad, int runs)
 }
 
 /* GPU vs the double reference: max abs error <= max_err, alpha copied exactly. */
-static CsErrorStats check_against_reference (const Job *j, const CsImage *src, int pad,
+static CsErrorStats check_against_reference (const CsTestJob *j, const CsImage *src, int pad,
     double max_err, const char *what)
 {
   CsImage ref = cs_test_image_new (src->width, src->height, 0, src->alpha_offset, 0);
@@ -164,7 +151,7 @@ static const int n_inputs = sizeof inputs / sizeof inputs[0];
 START_TEST (test_edgeaware_algorithm_a)
 {
   const double sr[][2] = { { 20, 40 }, { 5, 20 }, { 50, 50 } };
-  Job j = { .filter = EDGEAWARE, .ea = cs_edgeaware_params_default () };
+  CsTestJob j = { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () };
   j.ea.blocks_per_stripe = 1;
   j.ea.sigma = sr[_i % 3][0];
   j.ea.sigma_r = sr[_i % 3][1];
@@ -180,7 +167,7 @@ END_TEST
 START_TEST (test_edgeaware_algorithm_c)
 {
   const int blocks[] = { 2, 3, 8, 16, 64 };
-  Job j = { .filter = EDGEAWARE, .ea = cs_edgeaware_params_default () };
+  CsTestJob j = { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () };
   j.ea.blocks_per_stripe = blocks[_i % 5];
   j.ea.sigma = _i % 2 ? 50 : 10;
   j.ea.sigma_r = _i % 2 ? 50 : 30;
@@ -195,7 +182,7 @@ END_TEST
 
 START_TEST (test_edgeaware_auto_vs_algorithm_a)
 {
-  Job j = { .filter = EDGEAWARE, .ea = cs_edgeaware_params_default () };
+  CsTestJob j = { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () };
   const Input in = { 0, 0, -1, 3, 2 };
   CsImage src = make_input (&in);
   CsImage ref = cs_test_image_new (src.width, src.height, 0, 3, 0);
@@ -218,7 +205,7 @@ START_TEST (test_recursive)
 {
   const double sigmas[] = { 0.5, 2.0, 5.0, 20.0, 80.0 };
   const int blocks[] = { 1, 4 };
-  Job j = { .filter = RECURSIVE, .rc = cs_recursive_params_default () };
+  CsTestJob j = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
   j.rc.sigma = sigmas[_i % 5];
   j.rc.blocks_per_stripe = blocks[(_i / 5) % 2];
   j.rc.algorithm = (_i / 10) % 2 ? CS_RECURSIVE_YOUNG_VAN_VLIET : CS_RECURSIVE_DERICHE;
@@ -236,7 +223,7 @@ END_TEST
 START_TEST (test_bilateral_exact)
 {
   const int radii[] = { 1, 2, 3, 5, 7, 15, 32 };
-  Job j = { .filter = BILATERAL, .bl = cs_bilateral_params_default () };
+  CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
   j.bl.radius = radii[_i % 7];
   j.bl.sigma = j.bl.radius / 2.0;
   j.bl.sigma_r = 30;
@@ -255,7 +242,7 @@ END_TEST
 
 START_TEST (test_bilateral_separable)
 {
-  Job j = { .filter = BILATERAL, .bl = cs_bilateral_params_default () };
+  CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
   j.bl.mode = CS_BILATERAL_SEPARABLE;
   j.bl.radius = 1 + 3 * (_i % 3);
   j.bl.sigma = j.bl.radius / 2.0;
@@ -271,9 +258,9 @@ START_TEST (test_identity_copies)
 {
   const Input *in = &inputs[2];
   CsImage src = make_input (in);
-  Job jobs[3] = { { .filter = EDGEAWARE, .ea = cs_edgeaware_params_default () },
-    { .filter = BILATERAL, .bl = cs_bilateral_params_default () },
-    { .filter = RECURSIVE, .rc = cs_recursive_params_default () } };
+  CsTestJob jobs[3] = { { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () },
+    { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () },
+    { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () } };
   jobs[0].ea.sigma = 0;
   jobs[1].bl.sigma = 0;
   jobs[2].rc.sigma = 0;
