@@ -13,6 +13,7 @@
  * Separable: a row pass into a float4 plane and a column pass whose range distances come
  * from that plane (compute-shader chapter).
  */
+#include "cs_bilateral_half.cuh"
 #include "cs_cuda.h"
 #include "cs_cuda_px.cuh"
 
@@ -42,11 +43,6 @@ __device__ __forceinline__ float weight (const BilateralK &k, float d2, float s2
   return fast_exp2 (fmaf (k.c_r, d2, k.c_s * s2));
 }
 
-__device__ __forceinline__ int clampi (int v, int lo, int hi)
-{
-  return min (max (v, lo), hi);
-}
-
 /* Σ w·q (r, g, b) and Σ w of one window, and its normalised result with alpha. */
 struct WindowSum {
   float r = 0.f, g = 0.f, b = 0.f, w = 0.f;
@@ -64,13 +60,6 @@ struct WindowSum {
     return make_float4 (r * inv, g * inv, b * inv, alpha);
   }
 };
-
-/* quantise() for a weighted mean of 8-bit values with positive weights: it lies in
- * [0, 255] up to float rounding (relative 1e-6), so floor(v + 0.5) needs no clamp. */
-__device__ __forceinline__ unsigned int quantise_mean (float v)
-{
-  return __float_as_uint (__fadd_rd (v + 0.5f, 8388608.0f));
-}
 
 static const int kTileW = 32, kRowsPerThread = 4, kBlockH = 8, kTileH = kBlockH * kRowsPerThread;
 
@@ -228,12 +217,16 @@ extern "C" size_t cs_cuda_bilateral_scratch_bytes (int width, int height, const 
   return p->mode == CS_BILATERAL_SEPARABLE ? tmp_pitch (width) * height : 0;
 }
 
-extern "C" cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream)
+extern "C" int cs_cuda_bilateral_uses_half (const CsBilateralParams *p)
+{
+  return p->mode == CS_BILATERAL_EXACT && p->range_kernel == CS_RANGE_KERNEL_GAUSSIAN &&
+         bilateral_gauss_half_covers (cs_bilateral_effective_radius (p), p->sigma_r);
+}
+
+static cudaError_t bilateral (const CsCudaImage *src, const CsCudaImage *dst, const CsBilateralParams *p,
+    void *scratch, size_t scratch_bytes, bool half_allowed, cudaStream_t stream)
 {
   const int w = src->width, h = src->height;
-  (void) dev;
   if (w != dst->width || h != dst->height || w <= 0 || h <= 0 || cs_bilateral_params_check (p))
     return cudaErrorInvalidValue;
   if (cs_bilateral_is_identity (p))
@@ -257,6 +250,8 @@ extern "C" cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaIm
     bilateral_columns<<<grid, block, 0, stream>>> ((const char *) scratch, tmp_pitch (w), out, w, h, k);
     return cudaGetLastError ();
   }
+  if (half_allowed && cs_cuda_bilateral_uses_half (p))
+    return bilateral_gauss_half (in, out, w, h, k.radius, p->sigma, p->sigma_r, stream);
   const dim3 block (kTileW, kBlockH), grid (div_up (w, kTileW), div_up (h, kTileH));
   switch (k.radius) {
 #define CASE(R) \
@@ -274,4 +269,20 @@ extern "C" cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaIm
     }
   }
   return cudaGetLastError ();
+}
+
+extern "C" cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream)
+{
+  (void) dev;
+  return bilateral (src, dst, p, scratch, scratch_bytes, true, stream);
+}
+
+extern "C" cudaError_t cs_cuda_bilateral_float (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream)
+{
+  (void) dev;
+  return bilateral (src, dst, p, scratch, scratch_bytes, false, stream);
 }

@@ -64,6 +64,17 @@ cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaImage *dst,
     const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream);
 
+/* Whether cs_cuda_bilateral runs these parameters on the packed-half kernel (exact mode,
+ * Gaussian range kernel, radius 1..7, σr whose constant fits fp16: about 0.08..1200). */
+int cs_cuda_bilateral_uses_half (const CsBilateralParams *p);
+
+/* cs_cuda_bilateral without the packed-half kernel (exact Gaussian r <= 7 then runs the
+ * float tile kernel, as it does for parameters outside fp16's range): for the tests, which
+ * hold both to 1 LSB, and the benchmark's comparison. */
+cudaError_t cs_cuda_bilateral_float (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream);
+
 cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
     const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream);

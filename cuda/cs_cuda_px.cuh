@@ -83,6 +83,13 @@ __device__ __forceinline__ unsigned int quantise (float v)
   return __float_as_uint (__fadd_rd (t, 8388608.0f));
 }
 
+/* quantise() for a weighted mean of 8-bit values with positive weights: it lies in
+ * [0, 255] up to float rounding (relative 1e-6), so floor(v + 0.5) needs no clamp. */
+__device__ __forceinline__ unsigned int quantise_mean (float v)
+{
+  return __float_as_uint (__fadd_rd (v + 0.5f, 8388608.0f));
+}
+
 /* The low bytes of four quantised words, first in byte 0. */
 __device__ __forceinline__ unsigned int pack_low_bytes (unsigned int b0, unsigned int b1, unsigned int b2, unsigned int b3)
 {
@@ -110,6 +117,11 @@ __host__ __device__ __forceinline__ float colour_d2 (float4 a, float4 b)
 {
   const float dr = a.x - b.x, dg = a.y - b.y, db = a.z - b.z;
   return fmaf (dr, dr, fmaf (dg, dg, db * db));
+}
+
+__device__ __forceinline__ int clampi (int v, int lo, int hi)
+{
+  return min (max (v, lo), hi);
 }
 
 static inline int div_up (long long a, int b)

@@ -20,6 +20,9 @@
 
 
 static CsCudaDevice device;
+/* bilateral through cs_cuda_bilateral_float: the float tile kernel, which the dispatch
+ * otherwise gives only the windows the packed-half kernel does not cover */
+static int bilateral_float_only;
 
 #define CUDA_OK(call) \
   do { \
@@ -41,7 +44,9 @@ static cudaError_t launch (const CsTestJob *j, const CsCudaImage *s, const CsCud
 {
   switch (j->filter) {
     case CS_TEST_EDGEAWARE: return cs_cuda_edgeaware (s, d, &j->ea, &device, scratch, bytes, stream);
-    case CS_TEST_BILATERAL: return cs_cuda_bilateral (s, d, &j->bl, &device, scratch, bytes, stream);
+    case CS_TEST_BILATERAL:
+      return (bilateral_float_only ? cs_cuda_bilateral_float : cs_cuda_bilateral) (s, d, &j->bl, &device,
+          scratch, bytes, stream);
     default: return cs_cuda_recursive (s, d, &j->rc, &device, scratch, bytes, stream);
   }
 }
@@ -240,6 +245,74 @@ START_TEST (test_bilateral_exact)
 }
 END_TEST
 
+/* The float tile kernel, for the Gaussian windows the packed-half one normally takes. */
+START_TEST (test_bilateral_exact_float)
+{
+  const int radii[] = { 1, 2, 3, 5, 7 };
+  CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
+  j.bl.radius = radii[_i % 5];
+  j.bl.sigma = j.bl.radius / 2.0;
+  j.bl.sigma_r = 30;
+  const Input *in = &inputs[2 + (_i % 3) * 2];   /* 385x289 scene, 7x1023 noise, coffee */
+  CsImage src = make_input (in);
+  bilateral_float_only = 1;
+  check_against_reference (&j, &src, in->pad, 1, "bilateral exact float kernel");
+  bilateral_float_only = 0;
+  cs_test_image_free (&src);
+}
+END_TEST
+
+/* Isolated 255 spikes on a flat 10 field: at a spike every neighbour is 245 away, at a
+ * flat pixel next to spikes the window mixes both — the case where fp16 sums of w·(q − p)
+ * round most (bilateral_half.cu). */
+static void fill_spikes (CsImage *img, uint32_t seed)
+{
+  uint32_t s = seed * 2654435761u + 3;
+  const int co = cs_colour_offset (img->alpha_offset);
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < img->width; x++) {
+      s = s * 1664525u + 1013904223u;
+      uint8_t *p = cs_image_pixel (img, x, y);
+      memset (p + co, (s >> 24) < 13 ? 255 : 10, 3);
+      p[img->alpha_offset] = (uint8_t) (s >> 8);
+    }
+}
+
+/* The packed-half kernel over the range constants it covers: σr from 2 (sharp weights,
+ * large exponents) to 64 (its limit: weights near 1 over larger colour distances, the
+ * largest fp16 sums), narrow and wide spatial kernels (σs = 3r: every tap counts), on
+ * noise, spikes and a photo; σr = 600 checks that the dispatch hands it to float, and
+ * σs = 0.002 a spatial constant beyond fp16's range. */
+START_TEST (test_bilateral_half_ranges)
+{
+  const int radii[] = { 1, 2, 3, 5, 7 };
+  const double sigma_r[] = { 2, 10, 30, 64, 600 };
+  CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
+  j.bl.radius = radii[_i % 5];
+  j.bl.sigma_r = sigma_r[(_i / 5) % 5];
+  const double sigma[] = { j.bl.radius / 2.0, 3.0 * j.bl.radius, 0.002 };   /* 0.002: c_s past fp16 */
+  j.bl.sigma = sigma[(_i / 25) % 3];
+  const int kind = _i % 3;
+  CsImage src;
+  int pad = 16;
+  if (kind == 0) {
+    src = cs_test_image_new (193, 131, 0, 3, 0);
+    cs_test_fill_noise (&src, (uint32_t) _i);
+  } else if (kind == 1) {
+    src = cs_test_image_new (130, 97, 0, 0, 0);
+    fill_spikes (&src, (uint32_t) _i);
+  } else {
+    src = make_input (&inputs[6]);
+    pad = inputs[6].pad;
+  }
+  char what[96];
+  snprintf (what, sizeof what, "bilateral gaussian %s r %d sigma %g sigma-r %g",
+      cs_cuda_bilateral_uses_half (&j.bl) ? "half2" : "float", j.bl.radius, j.bl.sigma, j.bl.sigma_r);
+  check_against_reference (&j, &src, pad, 1, what);
+  cs_test_image_free (&src);
+}
+END_TEST
+
 START_TEST (test_bilateral_separable)
 {
   CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
@@ -304,6 +377,8 @@ static Suite *suite (void)
   tcase_add_test (tc, test_edgeaware_auto_vs_algorithm_a);
   tcase_add_loop_test (tc, test_recursive, 0, 20 * 5);
   tcase_add_loop_test (tc, test_bilateral_exact, 0, 14 * 3);
+  tcase_add_loop_test (tc, test_bilateral_exact_float, 0, 15);
+  tcase_add_loop_test (tc, test_bilateral_half_ranges, 0, 75);
   tcase_add_loop_test (tc, test_bilateral_separable, 0, 6);
   tcase_add_test (tc, test_identity_copies);
   tcase_add_test (tc, test_bad_arguments_are_errors);

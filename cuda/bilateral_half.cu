@@ -1,0 +1,288 @@
+/* bilateral, exact mode, Gaussian range kernel, radius <= 7: the window sums in packed
+ * half arithmetic, two outputs per instruction.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Why: in float every tap costs 8 FP32 instructions and one ex2 (bilateral_tiled), and
+ * windows of r >= 2 sit on the FP32 pipe's floor. Here a thread holds two outputs, x and
+ * x + 32, in the two halves of each half2, so a tap's 11 instructions (3 differences, 3
+ * squares, the exponent, 4 accumulations) serve two outputs. The ex2 stay one per output
+ * and tap (sm_90 runs ex2.approx.f16x2 as two MUFU.EX2.F16), so the floor becomes the MUFU
+ * pipe: 16 ex2 per clock per SM, against 128 FP32 lanes / 8 instructions before.
+ *
+ * Why it stays within 1 LSB of the double reference (DESIGN.md's exact filter):
+ * - colours are kept as v/16, exact in fp16 (8 significant bits), so the differences
+ *   d = (q − p)/16 are exact, and their squares (<= 254) and sums (<= 762) stay in range;
+ * - the exponent e = S(dx, dy) − c'·Σd², c' = 256·log2(e)/(2σr²), is rounded to 11 bits:
+ *   for a weight that counts (e > −10) that is under 1 % of the weight; ex2.approx.f16 adds
+ *   at most 2^-9.9 relative;
+ * - the sums are of w·d, not w·q: out = p + Σw·d / Σw. The centre weight is exactly 1, so
+ *   Σw >= 1, and a relative weight error ε moves the output by ε·|q − out| at most, where
+ *   the weights that are not negligible have |q − p| of a few σr;
+ * - the window's sums stay in fp16 (<= 225 terms, each rounded relative 2^-11), which
+ *   bounds σr: the further the weighted neighbours lie from p, the larger the sums and
+ *   their rounding. An fp16 emulation against the double filter (photos, noisy photos,
+ *   uniform noise, mixed noise, isolated 255 spikes on a flat 10 field; r 1..7, σs r/2 and
+ *   3r) gave max 1 everywhere up to σr = 100, and max 2 at r = 3, σr = 600 on the spikes.
+ *   This kernel takes σr <= 64; larger σr, the Lorentzian and r > 7 run in float.
+ * The GPU suite holds it to 1 LSB for σr from 2 to 64 on photos, noise and spikes.
+ *
+ * The spatial term costs no instruction: its column part c_s·dx² is divided by −c' and
+ * starts the sum of squares, and its row part c_s·dy² is the exponent's addend (one value
+ * per window row and output row).
+ */
+#include "cs_bilateral_half.cuh"
+#include "cs_cuda_px.cuh"
+
+#include <math.h>
+
+namespace cs {
+
+static const int kMaxRadius = 7;
+static const double kMaxSigmaR = 64.0;
+static const int kPairStride = 32;   /* a thread's two outputs: columns x and x + 32 */
+static const int kBlockW = 32, kBlockH = 8, kOutW = 2 * kPairStride;
+/* build switches for the benchmark's A/B (tests/bench/NOTES.md) */
+#ifndef CS_HALF_SMALL_WINDOW_ROWS
+#define CS_HALF_SMALL_WINDOW_ROWS 4
+#endif
+#ifndef CS_HALF_SMALL_WINDOW_BLOCKS
+#define CS_HALF_SMALL_WINDOW_BLOCKS 3
+#endif
+#ifndef CS_HALF_LARGE_WINDOW_ROWS
+#define CS_HALF_LARGE_WINDOW_ROWS 2
+#endif
+#ifndef CS_HALF_LARGE_WINDOW_BLOCKS
+#define CS_HALF_LARGE_WINDOW_BLOCKS 3
+#endif
+/* Output rows per thread: more rows share each tile load, fewer registers let more warps
+ * hide the ex2 latency. */
+template <int R> constexpr int rows_per_thread () { return R <= 3 ? CS_HALF_SMALL_WINDOW_ROWS : CS_HALF_LARGE_WINDOW_ROWS; }
+template <int R> constexpr int blocks_per_sm () { return R <= 3 ? CS_HALF_SMALL_WINDOW_BLOCKS : CS_HALF_LARGE_WINDOW_BLOCKS; }
+
+struct HalfGaussK {
+  __half2 neg_c;                         /* −c', both halves */
+  __half2 t_col[2 * kMaxRadius + 1];     /* c_s·dx² / −c' (>= 0; inf where the weight is 0) */
+  __half2 c_s;                           /* −log2(e)/(2σs²): the row term is c_s·dy² */
+};
+
+__device__ __forceinline__ __half2 as_half2 (unsigned int u)
+{
+  return *reinterpret_cast<const __half2 *> (&u);
+}
+
+/* Channel `byte` of the pixels a and b, divided by 16, as a half2 (a low): the bytes go
+ * under 0x64 (fp16 1024 + v exactly), and (1024 + v)/16 − 64 is exact in one HFMA2. No
+ * conversion instructions (see byte_to_float). */
+__device__ __forceinline__ unsigned int sixteenths (unsigned int a, unsigned int b, unsigned int byte)
+{
+  const unsigned int biased = (__byte_perm (a, b, byte | ((byte + 4) << 8)) & 0x00FF00FFu) | 0x64006400u;
+  const __half2 v = __hfma2 (as_half2 (biased), __float2half2_rn (0.0625f), __float2half2_rn (-64.0f));
+  return *reinterpret_cast<const unsigned int *> (&v);
+}
+
+__device__ __forceinline__ __half2 exp2_h2 (__half2 x)
+{
+  unsigned int y;
+  asm ("ex2.approx.f16x2 %0, %1;" : "=r"(y) : "r"(*reinterpret_cast<const unsigned int *> (&x)));
+  return as_half2 (y);
+}
+
+/* The per-thread state of bilateral_gauss_half: its outputs' centre pixels and sums. */
+template <int K>
+struct HalfWindows {
+  __half2 pr[K], pg[K], pb[K];   /* centre pixel /16, both halves */
+  /* Σw·d (r, g, b) and Σw: of the window (r <= 3), or of one window row, added into
+   * window[] row by row (r >= 4: 225 terms in one fp16 sum round too much, 15 rows of
+   * 15 do not) */
+  __half2 acc[K][4], window[K][4];
+};
+
+/* The taps of tile row r for the thread's output rows J0..J1 — exactly those whose window
+ * holds row r, so the loop bodies carry no tests. */
+template <int R, int K, int J0, int J1>
+__device__ __forceinline__ void tile_row (const uint4 *tile_row_r, __half2 row_offset, const HalfGaussK &k,
+    HalfWindows<K> &s)
+{
+  constexpr bool kRowSums = R > 3;
+  __half2 s_row[K];   /* c_s·dy², dy = r − R − j: small integers, exact in fp16 */
+#pragma unroll
+  for (int j = J0; j <= J1; j++) {
+    const __half2 dy = __hsub2 (row_offset, __float2half2_rn ((float) j));
+    s_row[j] = __hmul2 (__hmul2 (k.c_s, dy), dy);
+  }
+#pragma unroll
+  for (int dx = -R; dx <= R; dx++) {
+    const uint4 qv = tile_row_r[dx];
+    const __half2 qr = as_half2 (qv.x), qg = as_half2 (qv.y), qb = as_half2 (qv.z);
+#pragma unroll
+    for (int j = J0; j <= J1; j++) {
+      const __half2 dr = __hsub2 (qr, s.pr[j]), dg = __hsub2 (qg, s.pg[j]), db = __hsub2 (qb, s.pb[j]);
+      const __half2 d2 = __hfma2 (db, db, __hfma2 (dg, dg, __hfma2 (dr, dr, k.t_col[dx + R])));
+      const __half2 w = exp2_h2 (__hfma2 (k.neg_c, d2, s_row[j]));
+      s.acc[j][0] = __hfma2 (w, dr, s.acc[j][0]);
+      s.acc[j][1] = __hfma2 (w, dg, s.acc[j][1]);
+      s.acc[j][2] = __hfma2 (w, db, s.acc[j][2]);
+      s.acc[j][3] = __hadd2 (w, s.acc[j][3]);
+    }
+  }
+  if constexpr (kRowSums) {
+#pragma unroll
+    for (int j = J0; j <= J1; j++)
+#pragma unroll
+      for (int c4 = 0; c4 < 4; c4++) {
+        s.window[j][c4] = __hadd2 (s.window[j][c4], s.acc[j][c4]);
+        s.acc[j][c4] = __float2half2_rn (0.0f);
+      }
+  }
+}
+
+/* Every tile row r, each for the output rows whose window holds it: r − 2R .. r. */
+template <int R, int K, int r>
+__device__ __forceinline__ void all_rows (const uint4 *col, int stride, const HalfGaussK &k, HalfWindows<K> &s)
+{
+  if constexpr (r < K + 2 * R) {
+    constexpr int j0 = r - 2 * R > 0 ? r - 2 * R : 0, j1 = r < K - 1 ? r : K - 1;
+    tile_row<R, K, j0, j1> (col + r * stride, __float2half2_rn ((float) (r - R)), k, s);
+    all_rows<R, K, r + 1> (col, stride, k, s);
+  }
+}
+
+/* Tile rows 0 .. K − 2 serve output rows 0 .. r of the thread (K − 2 <= 2R). */
+template <int R, int K, int r>
+__device__ __forceinline__ void rows_in (const uint4 *col, int stride, const HalfGaussK &k, HalfWindows<K> &s)
+{
+  if constexpr (r < K - 1) {
+    tile_row<R, K, 0, r> (col + r * stride, __float2half2_rn ((float) (r - R)), k, s);
+    rows_in<R, K, r + 1> (col, stride, k, s);
+  }
+}
+
+/* Tile rows 2R + 1 + i, i = 0 .. K − 2, serve output rows i + 1 .. K − 1. */
+template <int R, int K, int i>
+__device__ __forceinline__ void rows_out (const uint4 *col, int stride, const HalfGaussK &k, HalfWindows<K> &s)
+{
+  if constexpr (i < K - 1) {
+    tile_row<R, K, i + 1, K - 1> (col + (2 * R + 1 + i) * stride, __float2half2_rn ((float) (R + 1 + i)), k, s);
+    rows_out<R, K, i + 1> (col, stride, k, s);
+  }
+}
+
+/* A 64 x 8K block of outputs; thread (tx, ty) computes columns x0 + tx and x0 + tx + 32
+ * of rows K·ty .. K·ty + K − 1. The tile entry [sy][sx] holds (r, g, b)/16 of the pixels
+ * at columns x0 + sx − R and x0 + sx − R + 32 as three half2, so every lane reads its own
+ * consecutive 16 bytes. Tile row r serves output rows r − 2R .. r of the thread: windows
+ * up to r = 3 unroll completely; larger ones loop over the rows that serve all K and
+ * unroll the first and last K − 1, so no tap is tested for being in its window. */
+template <int R>
+__global__ void __launch_bounds__ (kBlockW * kBlockH, blocks_per_sm<R> ())
+bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
+{
+  constexpr int K = rows_per_thread<R> (), kOutH = kBlockH * K;
+  constexpr int SW = kPairStride + 2 * R, SH = kOutH + 2 * R;
+  static_assert (R <= 3 || K - 2 <= 2 * R, "rows_in assumes its rows are in every window's reach");
+  __shared__ uint4 tile[SH][SW];
+  const int x0 = blockIdx.x * kOutW, y0 = blockIdx.y * kOutH;
+  const unsigned int c0 = in.alpha_first ? 1u : 0u;
+  for (int i = threadIdx.y * kBlockW + threadIdx.x; i < SW * SH; i += kBlockW * kBlockH) {
+    const int sy = i / SW, sx = i - sy * SW;
+    const char *row = in.base + (long long) clampi (y0 + sy - R, 0, height - 1) * in.line_step;
+    const unsigned int a = *reinterpret_cast<const unsigned int *> (row + 4 * clampi (x0 + sx - R, 0, width - 1));
+    const unsigned int b =
+        *reinterpret_cast<const unsigned int *> (row + 4 * clampi (x0 + sx - R + kPairStride, 0, width - 1));
+    tile[sy][sx] = make_uint4 (sixteenths (a, b, c0), sixteenths (a, b, c0 + 1), sixteenths (a, b, c0 + 2), 0u);
+  }
+  __syncthreads ();
+
+  const int tx = threadIdx.x, ty0 = threadIdx.y * K;
+  HalfWindows<K> s;
+#pragma unroll
+  for (int j = 0; j < K; j++) {
+    const uint4 c = tile[ty0 + j + R][tx + R];
+    s.pr[j] = as_half2 (c.x), s.pg[j] = as_half2 (c.y), s.pb[j] = as_half2 (c.z);
+#pragma unroll
+    for (int c4 = 0; c4 < 4; c4++)
+      s.acc[j][c4] = s.window[j][c4] = __float2half2_rn (0.0f);
+  }
+  /* row offsets r − R as fp16 (exact): an int-to-float conversion per row would share
+   * the ex2 pipe */
+  const uint4 *col = &tile[ty0][tx + R];
+  if constexpr (R <= 3) {
+    all_rows<R, K, 0> (col, SW, k, s);
+  } else {
+    rows_in<R, K, 0> (col, SW, k, s);
+    __half2 row_offset = __float2half2_rn ((float) (K - 1 - R));
+#pragma unroll 1
+    for (int r = K - 1; r <= 2 * R; r++, row_offset = __hadd2 (row_offset, __float2half2_rn (1.0f)))
+      tile_row<R, K, 0, K - 1> (col + r * SW, row_offset, k, s);
+    rows_out<R, K, 0> (col, SW, k, s);
+  }
+  if constexpr (R > 3) {
+#pragma unroll
+    for (int j = 0; j < K; j++)
+#pragma unroll
+      for (int c4 = 0; c4 < 4; c4++)
+        s.acc[j][c4] = s.window[j][c4];
+  }
+
+#pragma unroll
+  for (int j = 0; j < K; j++) {
+    const int y = y0 + ty0 + j;
+    if (y >= height)
+      break;
+    const float2 s_r = __half22float2 (s.acc[j][0]), s_g = __half22float2 (s.acc[j][1]),
+                 s_b = __half22float2 (s.acc[j][2]), s_w = __half22float2 (s.acc[j][3]);
+    const float2 p_r = __half22float2 (s.pr[j]), p_g = __half22float2 (s.pg[j]), p_b = __half22float2 (s.pb[j]);
+    const char *in_row = in.base + (long long) y * in.line_step;
+    char *out_row = out.base + (long long) y * out.line_step;
+#pragma unroll
+    for (int half = 0; half < 2; half++) {
+      const int x = x0 + tx + half * kPairStride;
+      if (x >= width)
+        break;
+      const float inv = __fdividef (16.0f, half ? s_w.y : s_w.x);   /* sums are of d/16 */
+      /* p + Σw·d/Σw can leave [0, 255] by the fp16 rounding: quantise clamps */
+      const unsigned int r = quantise (fmaf (half ? s_r.y : s_r.x, inv, 16.0f * (half ? p_r.y : p_r.x)));
+      const unsigned int g = quantise (fmaf (half ? s_g.y : s_g.x, inv, 16.0f * (half ? p_g.y : p_g.x)));
+      const unsigned int b = quantise (fmaf (half ? s_b.y : s_b.x, inv, 16.0f * (half ? p_b.y : p_b.x)));
+      const unsigned int alpha = *reinterpret_cast<const unsigned int *> (in_row + 4 * x) >> (in.alpha_first ? 0 : 24);
+      *reinterpret_cast<unsigned int *> (out_row + 4 * x) =
+          out.alpha_first ? pack_low_bytes (alpha, r, g, b) : pack_low_bytes (r, g, b, alpha);
+    }
+  }
+}
+
+bool bilateral_gauss_half_covers (int radius, double sigma_r)
+{
+  const double c = 256.0 * 1.4426950408889634 / (2.0 * sigma_r * sigma_r);
+  return radius >= 1 && radius <= kMaxRadius && sigma_r <= kMaxSigmaR && c <= 0x1p15;
+}
+
+cudaError_t bilateral_gauss_half (Lines in, Lines out, int width, int height, int radius,
+    double sigma, double sigma_r, cudaStream_t stream)
+{
+  const double log2e = 1.4426950408889634;
+  const double c_s = -log2e / (2.0 * sigma * sigma), c = 256.0 * log2e / (2.0 * sigma_r * sigma_r);
+  HalfGaussK k = {};   /* tables indexed from the window's corner: [d + radius] */
+  k.neg_c = __float2half2_rn ((float) -c);
+  /* fp16's range ends at 65504: a tinier σs would make c_s −inf, and −inf·0 at dy = 0 NaN;
+   * at −60000 every weight off the centre row is 0 all the same */
+  k.c_s = __float2half2_rn ((float) fmax (c_s, -60000.0));
+  for (int d = -radius; d <= radius; d++) {
+    k.t_col[d + radius] = __float2half2_rn ((float) (c_s * d * d / -c));
+  }
+  const dim3 block (kBlockW, kBlockH);
+  switch (radius) {
+#define CASE(R) \
+  case R: \
+    bilateral_gauss_half<R><<<dim3 (div_up (width, kOutW), div_up (height, kBlockH * rows_per_thread<R> ())), \
+        block, 0, stream>>> (in, out, width, height, k); \
+    break;
+    CASE (1) CASE (2) CASE (3) CASE (4) CASE (5) CASE (6) CASE (7)
+#undef CASE
+    default:
+      return cudaErrorInvalidValue;
+  }
+  return cudaGetLastError ();
+}
+
+}  // namespace cs

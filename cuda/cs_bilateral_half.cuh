@@ -1,0 +1,21 @@
+/* gst-cudasmooth — the packed-half exact Gaussian bilateral (bilateral_half.cu), for
+ * bilateral.cu's dispatch (internal to cuda/).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CS_BILATERAL_HALF_CUH
+#define CS_BILATERAL_HALF_CUH
+
+#include "cs_cuda_px.cuh"
+
+namespace cs {
+
+/* Whether bilateral_gauss_half computes this window within 1 LSB: radius 1..7 and a range
+ * constant fp16 can hold. */
+bool bilateral_gauss_half_covers (int radius, double sigma_r);
+
+cudaError_t bilateral_gauss_half (Lines in, Lines out, int width, int height, int radius,
+    double sigma, double sigma_r, cudaStream_t stream);
+
+}  // namespace cs
+
+#endif /* CS_BILATERAL_HALF_CUH */
