@@ -90,6 +90,7 @@ __device__ __forceinline__ __half2 exp2_h2 (__half2 x)
 /* The per-thread state of bilateral_gauss_half: its outputs' centre pixels and sums. */
 template <int K>
 struct HalfWindows {
+  __half2 s_dy[2 * kMaxRadius + 1];   /* c_s·dy² by dy + R, for windows whose rows unroll */
   __half2 pr[K], pg[K], pb[K];   /* centre pixel /16, both halves */
   /* Σw·d (r, g, b) and Σw: of the window (r <= 3), or of one window row, added into
    * window[] row by row (r >= 4: 225 terms in one fp16 sum round too much, 15 rows of
@@ -99,7 +100,11 @@ struct HalfWindows {
 
 /* The taps of tile row r for the thread's output rows J0..J1 — exactly those whose window
  * holds row r, so the loop bodies carry no tests. */
-template <int R, int K, int J0, int J1>
+static constexpr int kRowAtRunTime = -1000;
+
+/* ROW: the tile row's offset r − R when known at compile time (the row term then comes
+ * from s.s_dy), else kRowAtRunTime and row_offset holds it. */
+template <int R, int K, int J0, int J1, int ROW>
 __device__ __forceinline__ void tile_row (const uint4 *tile_row_r, __half2 row_offset, const HalfGaussK &k,
     HalfWindows<K> &s)
 {
@@ -107,8 +112,12 @@ __device__ __forceinline__ void tile_row (const uint4 *tile_row_r, __half2 row_o
   __half2 s_row[K];   /* c_s·dy², dy = r − R − j: small integers, exact in fp16 */
 #pragma unroll
   for (int j = J0; j <= J1; j++) {
-    const __half2 dy = __hsub2 (row_offset, __float2half2_rn ((float) j));
-    s_row[j] = __hmul2 (__hmul2 (k.c_s, dy), dy);
+    if constexpr (ROW != kRowAtRunTime) {
+      s_row[j] = s.s_dy[ROW - j + R];
+    } else {
+      const __half2 dy = __hsub2 (row_offset, __float2half2_rn ((float) j));
+      s_row[j] = __hmul2 (__hmul2 (k.c_s, dy), dy);
+    }
   }
 #pragma unroll
   for (int dx = -R; dx <= R; dx++) {
@@ -142,7 +151,7 @@ __device__ __forceinline__ void all_rows (const uint4 *col, int stride, const Ha
 {
   if constexpr (r < K + 2 * R) {
     constexpr int j0 = r - 2 * R > 0 ? r - 2 * R : 0, j1 = r < K - 1 ? r : K - 1;
-    tile_row<R, K, j0, j1> (col + r * stride, __float2half2_rn ((float) (r - R)), k, s);
+    tile_row<R, K, j0, j1, r - R> (col + r * stride, __half2 (), k, s);
     all_rows<R, K, r + 1> (col, stride, k, s);
   }
 }
@@ -152,7 +161,7 @@ template <int R, int K, int r>
 __device__ __forceinline__ void rows_in (const uint4 *col, int stride, const HalfGaussK &k, HalfWindows<K> &s)
 {
   if constexpr (r < K - 1) {
-    tile_row<R, K, 0, r> (col + r * stride, __float2half2_rn ((float) (r - R)), k, s);
+    tile_row<R, K, 0, r, kRowAtRunTime> (col + r * stride, __float2half2_rn ((float) (r - R)), k, s);
     rows_in<R, K, r + 1> (col, stride, k, s);
   }
 }
@@ -162,7 +171,8 @@ template <int R, int K, int i>
 __device__ __forceinline__ void rows_out (const uint4 *col, int stride, const HalfGaussK &k, HalfWindows<K> &s)
 {
   if constexpr (i < K - 1) {
-    tile_row<R, K, i + 1, K - 1> (col + (2 * R + 1 + i) * stride, __float2half2_rn ((float) (R + 1 + i)), k, s);
+    tile_row<R, K, i + 1, K - 1, kRowAtRunTime> (col + (2 * R + 1 + i) * stride,
+        __float2half2_rn ((float) (R + 1 + i)), k, s);
     rows_out<R, K, i + 1> (col, stride, k, s);
   }
 }
@@ -207,13 +217,16 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
    * the ex2 pipe */
   const uint4 *col = &tile[ty0][tx + R];
   if constexpr (R <= 3) {
+#pragma unroll
+    for (int dy = -R; dy <= R; dy++)
+      s.s_dy[dy + R] = __hmul2 (k.c_s, __float2half2_rn ((float) (dy * dy)));
     all_rows<R, K, 0> (col, SW, k, s);
   } else {
     rows_in<R, K, 0> (col, SW, k, s);
     __half2 row_offset = __float2half2_rn ((float) (K - 1 - R));
 #pragma unroll 1
     for (int r = K - 1; r <= 2 * R; r++, row_offset = __hadd2 (row_offset, __float2half2_rn (1.0f)))
-      tile_row<R, K, 0, K - 1> (col + r * SW, row_offset, k, s);
+      tile_row<R, K, 0, K - 1, kRowAtRunTime> (col + r * SW, row_offset, k, s);
     rows_out<R, K, 0> (col, SW, k, s);
   }
   if constexpr (R > 3) {
