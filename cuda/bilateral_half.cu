@@ -41,23 +41,13 @@ static const int kMaxRadius = 7;
 static const double kMaxSigmaR = 64.0;
 static const int kPairStride = 32;   /* a thread's two outputs: columns x and x + 32 */
 static const int kBlockW = 32, kBlockH = 8, kOutW = 2 * kPairStride;
-/* build switches for the benchmark's A/B (tests/bench/NOTES.md) */
-#ifndef CS_HALF_SMALL_WINDOW_ROWS
-#define CS_HALF_SMALL_WINDOW_ROWS 4
-#endif
-#ifndef CS_HALF_SMALL_WINDOW_BLOCKS
-#define CS_HALF_SMALL_WINDOW_BLOCKS 3
-#endif
-#ifndef CS_HALF_LARGE_WINDOW_ROWS
-#define CS_HALF_LARGE_WINDOW_ROWS 2
-#endif
-#ifndef CS_HALF_LARGE_WINDOW_BLOCKS
-#define CS_HALF_LARGE_WINDOW_BLOCKS 3
-#endif
-/* Output rows per thread: more rows share each tile load, fewer registers let more warps
- * hide the ex2 latency. */
-template <int R> constexpr int rows_per_thread () { return R <= 3 ? CS_HALF_SMALL_WINDOW_ROWS : CS_HALF_LARGE_WINDOW_ROWS; }
-template <int R> constexpr int blocks_per_sm () { return R <= 3 ? CS_HALF_SMALL_WINDOW_BLOCKS : CS_HALF_LARGE_WINDOW_BLOCKS; }
+/* Output rows per thread and blocks per SM (launch bounds: 80 registers at 3 blocks, 40 at
+ * 6). More rows share each tile load; fewer registers let more warps hide the ex2 and
+ * shared-memory latency. Measured on an H100 against the neighbouring choices
+ * (tests/bench/NOTES.md): r = 1 prefers 2 rows and 6 blocks (−9 % at 4K against 4 and 3),
+ * r = 2, 3 four rows and 3 blocks, r >= 4 two rows and 3 blocks. */
+template <int R> constexpr int rows_per_thread () { return R == 1 ? 2 : R <= 3 ? 4 : 2; }
+template <int R> constexpr int blocks_per_sm () { return R == 1 ? 6 : 3; }
 
 struct HalfGaussK {
   __half2 neg_c;                         /* −c', both halves */
