@@ -7,7 +7,7 @@
  * x + 32, in the two halves of each half2, so a tap's 11 instructions (3 differences, 3
  * squares, the exponent, 4 accumulations) serve two outputs. The ex2 stay one per output
  * and tap (sm_90 runs ex2.approx.f16x2 as two MUFU.EX2.F16), so the floor becomes the MUFU
- * pipe: 16 ex2 per clock per SM, against 128 FP32 lanes / 8 instructions before.
+ * pipe: 16 ex2 per clock per SM, against 128 FP32 lanes / 9 issue slots per tap before.
  *
  * Why it stays within 1 LSB of the double reference (DESIGN.md's exact filter):
  * - colours are kept as v/16, exact in fp16 (8 significant bits), so the differences
@@ -18,12 +18,15 @@
  * - the sums are of w·d, not w·q: out = p + Σw·d / Σw. The centre weight is exactly 1, so
  *   Σw >= 1, and a relative weight error ε moves the output by ε·|q − out| at most, where
  *   the weights that are not negligible have |q − p| of a few σr;
- * - the window's sums stay in fp16 (<= 225 terms, each rounded relative 2^-11), which
- *   bounds σr: the further the weighted neighbours lie from p, the larger the sums and
- *   their rounding. An fp16 emulation against the double filter (photos, noisy photos,
- *   uniform noise, mixed noise, isolated 255 spikes on a flat 10 field; r 1..7, σs r/2 and
- *   3r) gave max 1 everywhere up to σr = 100, and max 2 at r = 3, σr = 600 on the spikes.
- *   This kernel takes σr <= 64; larger σr, the Lorentzian and r > 7 run in float.
+ * - the sums stay in fp16, each term rounded relative 2^-11, and the rounding grows with the
+ *   number of terms and with how far the weighted neighbours lie from p (σr). Windows up
+ *   to r = 3 sum all (<= 49) terms; larger ones sum each window row (<= 15 terms) and add
+ *   the rows into the window sums. An fp16 emulation against the double filter (photos,
+ *   noisy photos, uniform and mixed noise, isolated 255 spikes on a flat 10 field; r 1..7,
+ *   σs r/2 and 3r, σr 2..600) gave max 2 for whole-window sums at r = 3, σr = 600 (spikes)
+ *   and at r = 7, σr = 64 (mixed noise, σs = 21), and max 1 everywhere with the row sums
+ *   and σr <= 100. This kernel takes σr <= 64; larger σr, the Lorentzian and r > 7 run in
+ *   float (bilateral.cu).
  * The GPU suite holds it to 1 LSB for σr from 2 to 64 on photos, noise and spikes.
  *
  * The spatial term costs no instruction: its column part c_s·dx² is divided by −c' and
@@ -88,12 +91,12 @@ struct HalfWindows {
   __half2 acc[K][4], window[K][4];
 };
 
-/* The taps of tile row r for the thread's output rows J0..J1 — exactly those whose window
- * holds row r, so the loop bodies carry no tests. */
 static constexpr int kRowAtRunTime = -1000;
 
-/* ROW: the tile row's offset r − R when known at compile time (the row term then comes
- * from s.s_dy), else kRowAtRunTime and row_offset holds it. */
+/* The taps of tile row r for the thread's output rows J0..J1 — exactly those whose window
+ * holds row r, so the loop bodies carry no tests. ROW: the row's offset r − R when known
+ * at compile time (the row term then comes from s.s_dy), else kRowAtRunTime and
+ * row_offset holds it. */
 template <int R, int K, int J0, int J1, int ROW>
 __device__ __forceinline__ void tile_row (const uint4 *tile_row_r, __half2 row_offset, const HalfGaussK &k,
     HalfWindows<K> &s)
