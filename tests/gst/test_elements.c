@@ -171,6 +171,61 @@ GST_START_TEST (test_passthrough)
 }
 GST_END_TEST;
 
+/* Every filter property reads back what was written, and writing one leaves the others
+ * alone (each lives in its own field): properties are changed one at a time to a value
+ * other than their default, and all are read back after each change. */
+static void
+change_from_default (GParamSpec * ps, GValue * v)
+{
+  if (G_IS_PARAM_SPEC_DOUBLE (ps)) {
+    const GParamSpecDouble *d = G_PARAM_SPEC_DOUBLE (ps);
+    g_value_set_double (v, d->default_value != d->maximum ? d->maximum : d->minimum);
+  } else if (G_IS_PARAM_SPEC_INT (ps)) {
+    const GParamSpecInt *d = G_PARAM_SPEC_INT (ps);
+    g_value_set_int (v, d->default_value != d->maximum ? d->maximum : d->minimum);
+  } else {
+    const GParamSpecEnum *d = G_PARAM_SPEC_ENUM (ps);
+    const GEnumClass *c = d->enum_class;
+    g_value_set_enum (v, c->values[0].value != d->default_value ? c->values[0].value : c->values[c->n_values - 1].value);
+  }
+}
+
+GST_START_TEST (test_properties_round_trip)
+{
+  GstElement *e = gst_element_factory_make (elements[__i__], NULL);
+  ck_assert (e != NULL);
+  guint n_all, n = 0;
+  GParamSpec **all = g_object_class_list_properties (G_OBJECT_GET_CLASS (e), &n_all);
+  GParamSpec *own[16];
+  GValue expect[16] = { G_VALUE_INIT };
+  for (guint i = 0; i < n_all; i++)
+    if (all[i]->owner_type == G_OBJECT_TYPE (e)) {   /* not the base class's or GstObject's */
+      ck_assert (n < G_N_ELEMENTS (own));
+      own[n] = all[i];
+      g_value_init (&expect[n], all[i]->value_type);
+      g_object_get_property (G_OBJECT (e), all[i]->name, &expect[n]);
+      n++;
+    }
+  ck_assert_uint_ge (n, 4);
+  for (guint changed = 0; changed < n; changed++) {
+    change_from_default (own[changed], &expect[changed]);
+    g_object_set_property (G_OBJECT (e), own[changed]->name, &expect[changed]);
+    for (guint k = 0; k < n; k++) {
+      GValue got = G_VALUE_INIT;
+      g_value_init (&got, own[k]->value_type);
+      g_object_get_property (G_OBJECT (e), own[k]->name, &got);
+      ck_assert_msg (g_param_values_cmp (own[k], &got, &expect[k]) == 0, "%s: %s reads back wrong after setting %s",
+          elements[__i__], own[k]->name, own[changed]->name);
+      g_value_unset (&got);
+    }
+  }
+  for (guint k = 0; k < n; k++)
+    g_value_unset (&expect[k]);
+  g_free (all);
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
 /* Out-of-range values are refused by the property ranges; the old value stays. */
 GST_START_TEST (test_invalid_values_rejected)
 {
@@ -450,6 +505,7 @@ static Suite *elements_suite (void)
   tcase_add_loop_test (tc, test_odd_sizes_and_padded_strides, 0, 15);
   tcase_add_loop_test (tc, test_passthrough, 0, 3);
   tcase_add_loop_test (tc, test_invalid_values_rejected, 0, 3);
+  tcase_add_loop_test (tc, test_properties_round_trip, 0, 3);
   tcase_add_loop_test (tc, test_n_in_n_out_with_timestamps_and_metas, 0, 6);
   tcase_add_loop_test (tc, test_property_change_mid_stream, 0, 3);
   tcase_add_loop_test (tc, test_property_change_from_another_thread, 0, 3);
