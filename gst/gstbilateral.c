@@ -40,6 +40,7 @@ enum
   PROP_RADIUS,
   PROP_RANGE_KERNEL,
   PROP_MODE,
+  N_PROPS,
 };
 
 G_DEFINE_TYPE (GstBilateral, gst_bilateral, GST_TYPE_CUDA_SMOOTH_FILTER);
@@ -103,59 +104,16 @@ filter_cuda (const GstCudaSmoothParams * params, const CsCudaImage * src, const 
 }
 #endif
 
-static void
-gst_bilateral_set_property (GObject * object, guint prop_id, const GValue * value, GParamSpec * pspec)
-{
-  GstBilateral *self = GST_BILATERAL (object);
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIGMA:
-      self->params.sigma = g_value_get_double (value);
-      break;
-    case PROP_SIGMA_R:
-      self->params.sigma_r = g_value_get_double (value);
-      break;
-    case PROP_RADIUS:
-      self->params.radius = g_value_get_int (value);
-      break;
-    case PROP_RANGE_KERNEL:
-      self->params.range_kernel = g_value_get_enum (value);
-      break;
-    case PROP_MODE:
-      self->params.mode = g_value_get_enum (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_bilateral_get_property (GObject * object, guint prop_id, GValue * value, GParamSpec * pspec)
-{
-  GstBilateral *self = GST_BILATERAL (object);
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIGMA:
-      g_value_set_double (value, self->params.sigma);
-      break;
-    case PROP_SIGMA_R:
-      g_value_set_double (value, self->params.sigma_r);
-      break;
-    case PROP_RADIUS:
-      g_value_set_int (value, self->params.radius);
-      break;
-    case PROP_RANGE_KERNEL:
-      g_value_set_enum (value, self->params.range_kernel);
-      break;
-    case PROP_MODE:
-      g_value_set_enum (value, self->params.mode);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  }
-  GST_OBJECT_UNLOCK (self);
-}
+/* Where each property lives (gst_cuda_smooth_filter_set_field_property). */
+static const gsize field_offsets[N_PROPS] = {
+  [PROP_SIGMA] = G_STRUCT_OFFSET (GstBilateral, params.sigma),
+  [PROP_SIGMA_R] = G_STRUCT_OFFSET (GstBilateral, params.sigma_r),
+  [PROP_RADIUS] = G_STRUCT_OFFSET (GstBilateral, params.radius),
+  [PROP_RANGE_KERNEL] = G_STRUCT_OFFSET (GstBilateral, params.range_kernel),
+  [PROP_MODE] = G_STRUCT_OFFSET (GstBilateral, params.mode),
+};
+G_STATIC_ASSERT (sizeof (CsRangeKernel) == sizeof (gint));   /* enum properties are stored as gint */
+G_STATIC_ASSERT (sizeof (CsBilateralMode) == sizeof (gint));   /* enum properties are stored as gint */
 
 static void
 gst_bilateral_class_init (GstBilateralClass * klass)
@@ -164,8 +122,10 @@ gst_bilateral_class_init (GstBilateralClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstCudaSmoothFilterClass *filter_class = GST_CUDA_SMOOTH_FILTER_CLASS (klass);
 
-  gobject_class->set_property = gst_bilateral_set_property;
-  gobject_class->get_property = gst_bilateral_get_property;
+  gobject_class->set_property = gst_cuda_smooth_filter_set_field_property;
+  gobject_class->get_property = gst_cuda_smooth_filter_get_field_property;
+  filter_class->field_offsets = field_offsets;
+  filter_class->n_field_offsets = N_PROPS;
 
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma",

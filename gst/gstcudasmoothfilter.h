@@ -64,6 +64,12 @@ struct _GstCudaSmoothFilterClass
   int (*filter_cpu) (const GstCudaSmoothParams * params, const CsImage * src, CsImage * dst,
       int n_threads, CsCpuWorkspace * ws);
 
+  /* The subclass's properties, for gst_cuda_smooth_filter_set_field_property and
+   * _get_field_property: field_offsets[prop_id] is the byte offset, from the start of the
+   * instance, of the parameter behind property prop_id (a double, int or enum field, as
+   * its GParamSpec says). */
+  const gsize *field_offsets;
+  guint n_field_offsets;
 #ifdef HAVE_CUDA
   size_t (*cuda_scratch_bytes) (const GstCudaSmoothParams * params, int width, int height);
   cudaError_t (*filter_cuda) (const GstCudaSmoothParams * params, const CsCudaImage * src,
@@ -77,6 +83,13 @@ GstCaps *gst_cuda_smooth_filter_template_caps (void);
 
 /* For subclasses' class_init: installs the pad templates and the common metadata. */
 void gst_cuda_smooth_filter_class_add_pad_templates (GstElementClass * klass);
+
+/* set_property / get_property of a subclass whose properties are all parameter fields
+ * listed in its class's field_offsets; they read and write under the object lock. */
+void gst_cuda_smooth_filter_set_field_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec);
+void gst_cuda_smooth_filter_get_field_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec);
 
 /* TRUE once the element decided to run on the GPU (after start). */
 gboolean gst_cuda_smooth_filter_uses_cuda (GstCudaSmoothFilter * self);

@@ -42,6 +42,7 @@ enum
   PROP_ITERATIONS,
   PROP_KAPPA,
   PROP_BLOCKS_PER_STRIPE,
+  N_PROPS,
 };
 
 G_DEFINE_TYPE (GstEdgeAwareGauss, gst_edge_aware_gauss, GST_TYPE_CUDA_SMOOTH_FILTER);
@@ -78,61 +79,14 @@ filter_cuda (const GstCudaSmoothParams * params, const CsCudaImage * src, const 
 }
 #endif
 
-static void
-gst_edge_aware_gauss_set_property (GObject * object, guint prop_id, const GValue * value,
-    GParamSpec * pspec)
-{
-  GstEdgeAwareGauss *self = GST_EDGE_AWARE_GAUSS (object);
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIGMA:
-      self->params.sigma = g_value_get_double (value);
-      break;
-    case PROP_SIGMA_R:
-      self->params.sigma_r = g_value_get_double (value);
-      break;
-    case PROP_ITERATIONS:
-      self->params.iterations = g_value_get_int (value);
-      break;
-    case PROP_KAPPA:
-      self->params.kappa = g_value_get_double (value);
-      break;
-    case PROP_BLOCKS_PER_STRIPE:
-      self->params.blocks_per_stripe = g_value_get_int (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_edge_aware_gauss_get_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
-{
-  GstEdgeAwareGauss *self = GST_EDGE_AWARE_GAUSS (object);
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIGMA:
-      g_value_set_double (value, self->params.sigma);
-      break;
-    case PROP_SIGMA_R:
-      g_value_set_double (value, self->params.sigma_r);
-      break;
-    case PROP_ITERATIONS:
-      g_value_set_int (value, self->params.iterations);
-      break;
-    case PROP_KAPPA:
-      g_value_set_double (value, self->params.kappa);
-      break;
-    case PROP_BLOCKS_PER_STRIPE:
-      g_value_set_int (value, self->params.blocks_per_stripe);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  }
-  GST_OBJECT_UNLOCK (self);
-}
+/* Where each property lives (gst_cuda_smooth_filter_set_field_property). */
+static const gsize field_offsets[N_PROPS] = {
+  [PROP_SIGMA] = G_STRUCT_OFFSET (GstEdgeAwareGauss, params.sigma),
+  [PROP_SIGMA_R] = G_STRUCT_OFFSET (GstEdgeAwareGauss, params.sigma_r),
+  [PROP_ITERATIONS] = G_STRUCT_OFFSET (GstEdgeAwareGauss, params.iterations),
+  [PROP_KAPPA] = G_STRUCT_OFFSET (GstEdgeAwareGauss, params.kappa),
+  [PROP_BLOCKS_PER_STRIPE] = G_STRUCT_OFFSET (GstEdgeAwareGauss, params.blocks_per_stripe),
+};
 
 static void
 gst_edge_aware_gauss_class_init (GstEdgeAwareGaussClass * klass)
@@ -141,8 +95,10 @@ gst_edge_aware_gauss_class_init (GstEdgeAwareGaussClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstCudaSmoothFilterClass *filter_class = GST_CUDA_SMOOTH_FILTER_CLASS (klass);
 
-  gobject_class->set_property = gst_edge_aware_gauss_set_property;
-  gobject_class->get_property = gst_edge_aware_gauss_get_property;
+  gobject_class->set_property = gst_cuda_smooth_filter_set_field_property;
+  gobject_class->get_property = gst_cuda_smooth_filter_get_field_property;
+  filter_class->field_offsets = field_offsets;
+  filter_class->n_field_offsets = N_PROPS;
 
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma",

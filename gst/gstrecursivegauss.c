@@ -43,6 +43,7 @@ enum
   PROP_BLOCKS_PER_STRIPE,
   PROP_KAPPA,
   PROP_ALGORITHM,
+  N_PROPS,
 };
 
 G_DEFINE_TYPE (GstRecursiveGauss, gst_recursive_gauss, GST_TYPE_CUDA_SMOOTH_FILTER);
@@ -94,54 +95,14 @@ filter_cuda (const GstCudaSmoothParams * params, const CsCudaImage * src, const 
 }
 #endif
 
-static void
-gst_recursive_gauss_set_property (GObject * object, guint prop_id, const GValue * value,
-    GParamSpec * pspec)
-{
-  GstRecursiveGauss *self = GST_RECURSIVE_GAUSS (object);
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIGMA:
-      self->params.sigma = g_value_get_double (value);
-      break;
-    case PROP_BLOCKS_PER_STRIPE:
-      self->params.blocks_per_stripe = g_value_get_int (value);
-      break;
-    case PROP_KAPPA:
-      self->params.kappa = g_value_get_double (value);
-      break;
-    case PROP_ALGORITHM:
-      self->params.algorithm = g_value_get_enum (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_recursive_gauss_get_property (GObject * object, guint prop_id, GValue * value, GParamSpec * pspec)
-{
-  GstRecursiveGauss *self = GST_RECURSIVE_GAUSS (object);
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIGMA:
-      g_value_set_double (value, self->params.sigma);
-      break;
-    case PROP_BLOCKS_PER_STRIPE:
-      g_value_set_int (value, self->params.blocks_per_stripe);
-      break;
-    case PROP_KAPPA:
-      g_value_set_double (value, self->params.kappa);
-      break;
-    case PROP_ALGORITHM:
-      g_value_set_enum (value, self->params.algorithm);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  }
-  GST_OBJECT_UNLOCK (self);
-}
+/* Where each property lives (gst_cuda_smooth_filter_set_field_property). */
+static const gsize field_offsets[N_PROPS] = {
+  [PROP_SIGMA] = G_STRUCT_OFFSET (GstRecursiveGauss, params.sigma),
+  [PROP_BLOCKS_PER_STRIPE] = G_STRUCT_OFFSET (GstRecursiveGauss, params.blocks_per_stripe),
+  [PROP_KAPPA] = G_STRUCT_OFFSET (GstRecursiveGauss, params.kappa),
+  [PROP_ALGORITHM] = G_STRUCT_OFFSET (GstRecursiveGauss, params.algorithm),
+};
+G_STATIC_ASSERT (sizeof (CsRecursiveAlgorithm) == sizeof (gint));   /* enum properties are stored as gint */
 
 static void
 gst_recursive_gauss_class_init (GstRecursiveGaussClass * klass)
@@ -150,8 +111,10 @@ gst_recursive_gauss_class_init (GstRecursiveGaussClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstCudaSmoothFilterClass *filter_class = GST_CUDA_SMOOTH_FILTER_CLASS (klass);
 
-  gobject_class->set_property = gst_recursive_gauss_set_property;
-  gobject_class->get_property = gst_recursive_gauss_get_property;
+  gobject_class->set_property = gst_cuda_smooth_filter_set_field_property;
+  gobject_class->get_property = gst_cuda_smooth_filter_get_field_property;
+  filter_class->field_offsets = field_offsets;
+  filter_class->n_field_offsets = N_PROPS;
 
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma",
