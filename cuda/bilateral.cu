@@ -9,6 +9,8 @@
  * the range distance into |q|² + |p|² − 2p·q; with the spatial term folded in, the
  * Gaussian weight costs one add, three FMAs and one ex2 (see bilateral_tiled). Radius is a
  * template parameter, so the loop over a window row unrolls.
+ * Exact, Gaussian, r <= 7, σr <= 64: bilateral_half.cu instead (packed half, two outputs per
+ * instruction); cs_cuda_bilateral_float keeps this file's kernel for them.
  * Exact, r > 8: one thread per output, neighbours through the read-only cache.
  * Separable: a row pass into a float4 plane and a column pass whose range distances come
  * from that plane (compute-shader chapter).

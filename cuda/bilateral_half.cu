@@ -138,35 +138,16 @@ __device__ __forceinline__ void tile_row (const uint4 *tile_row_r, __half2 row_o
   }
 }
 
-/* Every tile row r, each for the output rows whose window holds it: r − 2R .. r. */
-template <int R, int K, int r>
-__device__ __forceinline__ void all_rows (const uint4 *col, int stride, const HalfGaussK &k, HalfWindows<K> &s)
+/* Tile rows r .. r_end − 1, each for the thread's output rows whose window holds it:
+ * r − 2R .. r, clipped to 0 .. K − 1. Windows up to r = 3 take the row term from s.s_dy. */
+template <int R, int K, int r, int r_end>
+__device__ __forceinline__ void tile_rows (const uint4 *col, int stride, const HalfGaussK &k, HalfWindows<K> &s)
 {
-  if constexpr (r < K + 2 * R) {
+  if constexpr (r < r_end) {
     constexpr int j0 = r - 2 * R > 0 ? r - 2 * R : 0, j1 = r < K - 1 ? r : K - 1;
-    tile_row<R, K, j0, j1, r - R> (col + r * stride, __half2 (), k, s);
-    all_rows<R, K, r + 1> (col, stride, k, s);
-  }
-}
-
-/* Tile rows 0 .. K − 2 serve output rows 0 .. r of the thread (K − 2 <= 2R). */
-template <int R, int K, int r>
-__device__ __forceinline__ void rows_in (const uint4 *col, int stride, const HalfGaussK &k, HalfWindows<K> &s)
-{
-  if constexpr (r < K - 1) {
-    tile_row<R, K, 0, r, kRowAtRunTime> (col + r * stride, __float2half2_rn ((float) (r - R)), k, s);
-    rows_in<R, K, r + 1> (col, stride, k, s);
-  }
-}
-
-/* Tile rows 2R + 1 + i, i = 0 .. K − 2, serve output rows i + 1 .. K − 1. */
-template <int R, int K, int i>
-__device__ __forceinline__ void rows_out (const uint4 *col, int stride, const HalfGaussK &k, HalfWindows<K> &s)
-{
-  if constexpr (i < K - 1) {
-    tile_row<R, K, i + 1, K - 1, kRowAtRunTime> (col + (2 * R + 1 + i) * stride,
-        __float2half2_rn ((float) (R + 1 + i)), k, s);
-    rows_out<R, K, i + 1> (col, stride, k, s);
+    tile_row<R, K, j0, j1, R <= 3 ? r - R : kRowAtRunTime> (col + r * stride, __float2half2_rn ((float) (r - R)), k,
+        s);
+    tile_rows<R, K, r + 1, r_end> (col, stride, k, s);
   }
 }
 
@@ -182,7 +163,7 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
 {
   constexpr int K = rows_per_thread<R> (), kOutH = kBlockH * K;
   constexpr int SW = kPairStride + 2 * R, SH = kOutH + 2 * R;
-  static_assert (R <= 3 || K - 2 <= 2 * R, "rows_in assumes its rows are in every window's reach");
+  static_assert (R <= 3 || K - 1 <= 2 * R + 1, "the row loop's rows must serve all K output rows");
   __shared__ uint4 tile[SH][SW];
   const int x0 = blockIdx.x * kOutW, y0 = blockIdx.y * kOutH;
   const unsigned int c0 = in.alpha_first ? 1u : 0u;
@@ -213,14 +194,15 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
 #pragma unroll
     for (int dy = -R; dy <= R; dy++)
       s.s_dy[dy + R] = __hmul2 (k.c_s, __float2half2_rn ((float) (dy * dy)));
-    all_rows<R, K, 0> (col, SW, k, s);
+    tile_rows<R, K, 0, K + 2 * R> (col, SW, k, s);
   } else {
-    rows_in<R, K, 0> (col, SW, k, s);
+    /* the first and last K − 1 rows serve some output rows, those between all K */
+    tile_rows<R, K, 0, K - 1> (col, SW, k, s);
     __half2 row_offset = __float2half2_rn ((float) (K - 1 - R));
 #pragma unroll 1
     for (int r = K - 1; r <= 2 * R; r++, row_offset = __hadd2 (row_offset, __float2half2_rn (1.0f)))
       tile_row<R, K, 0, K - 1, kRowAtRunTime> (col + r * SW, row_offset, k, s);
-    rows_out<R, K, 0> (col, SW, k, s);
+    tile_rows<R, K, 2 * R + 1, K + 2 * R> (col, SW, k, s);
   }
   if constexpr (R > 3) {
 #pragma unroll

@@ -9,8 +9,8 @@
 
 namespace cs {
 
-/* Whether bilateral_gauss_half computes this window within 1 LSB: radius 1..7 and a range
- * constant fp16 can hold. */
+/* Whether bilateral_gauss_half computes this window within 1 LSB: radius 1..7, σr <= 64
+ * (fp16 sums) and a range constant fp16 can hold (σr >= about 0.08). */
 bool bilateral_gauss_half_covers (int radius, double sigma_r);
 
 cudaError_t bilateral_gauss_half (Lines in, Lines out, int width, int height, int radius,

@@ -65,7 +65,7 @@ cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaImage *dst,
     cudaStream_t stream);
 
 /* Whether cs_cuda_bilateral runs these parameters on the packed-half kernel (exact mode,
- * Gaussian range kernel, radius 1..7, σr whose constant fits fp16: about 0.08..1200). */
+ * Gaussian range kernel, radius 1..7, σr from about 0.08 to 64). */
 int cs_cuda_bilateral_uses_half (const CsBilateralParams *p);
 
 /* cs_cuda_bilateral without the packed-half kernel (exact Gaussian r <= 7 then runs the
