@@ -319,39 +319,41 @@ static void bench_bilateral (void)
   for (auto sz : { std::make_pair (1920, 1080), std::make_pair (3840, 2160) }) {
     Frame f = make_frame (sz.first, sz.second);
     const double mem_ms = memory_floor_ms (8.0 * f.w * f.h);
+    /* the float tile kernel is timed beside the packed-half one it replaces */
+    const struct { CsRangeKernel kernel; CsBilateralMode mode; bool float_kernel; } cases[] = {
+      { CS_RANGE_KERNEL_GAUSSIAN, CS_BILATERAL_EXACT, false }, { CS_RANGE_KERNEL_GAUSSIAN, CS_BILATERAL_EXACT, true },
+      { CS_RANGE_KERNEL_GAUSSIAN, CS_BILATERAL_SEPARABLE, false }, { CS_RANGE_KERNEL_LORENTZIAN, CS_BILATERAL_EXACT, false },
+    };
     for (int r : { 1, 2, 3, 5, 7 })
-      for (int kernel : { 0, 1 })
-        for (int mode : { 0, 1 })
-          for (int float_kernel : { 0, 1 }) {
-            /* the float tile kernel is timed beside the packed-half one it replaces */
-            if ((mode == 1 && kernel == 1) || (float_kernel && (kernel == 1 || mode == 1)))
-              continue;
-            CsBilateralParams p = cs_bilateral_params_default ();
-            p.radius = r;
-            p.sigma = r / 2.0;
-            p.sigma_r = 30;
-            p.range_kernel = (CsRangeKernel) kernel;
-            p.mode = (CsBilateralMode) mode;
-            Result res = run_bilateral (f, p, float_kernel);
-            /* Arithmetic floor of the exact Gaussian kernels, per window evaluation (output
-             * and tap): one MUFU ex2 either way; float: 9 FP32 instructions (1 add + 3 FMA
-             * for the exponent, 4 accumulations, the ex2's issue slot); packed half: 11
-             * half2 instructions serve two evaluations (3 differences, 3 squares, the
-             * exponent, 4 accumulations) plus the ex2 pair's pack — 6 issue slots per
-             * evaluation, at the FMA pipe's rate. The slower pipe bounds. */
-            const bool half = !float_kernel && cs_cuda_bilateral_uses_half (&p);
-            const double evals = (double) (2 * r + 1) * (2 * r + 1) * f.w * f.h;
-            const double fp_ms = evals * (half ? 6.0 : 9.0) / g_fma_rate * 1e3;
-            const double sfu_ms = evals / g_ex2_rate * 1e3;
-            const double arith_ms = std::max (fp_ms, sfu_ms);
-            const bool mem_bound = mem_ms > arith_ms || mode == 1;
-            print_line ("bilateral", f, fmt ("radius=%d,sigma=%g,sigma-r=30,range-kernel=%s,mode=%s,kernel=%s", r,
-                p.sigma, kernel ? "lorentzian" : "gaussian", mode ? "separable" : "exact",
-                mode == 1 ? "float" : half ? "half2" : "float"), res,
-                mode == 1 ? mem_ms : std::max (mem_ms, arith_ms), mem_bound ? "memory" : (fp_ms > sfu_ms ? "arithmetic(fp)" : "arithmetic(ex2)"),
-                fmt (" floor_memory_ms=%.4f floor_arith_ms=%.4f (%s %.4f, ex2 %.4f)", mem_ms, arith_ms,
-                    half ? "half2" : "fp32", fp_ms, sfu_ms));
-          }
+      for (const auto &c : cases) {
+        CsBilateralParams p = cs_bilateral_params_default ();
+        p.radius = r;
+        p.sigma = r / 2.0;
+        p.sigma_r = 30;
+        p.range_kernel = c.kernel;
+        p.mode = c.mode;
+        Result res = run_bilateral (f, p, c.float_kernel);
+        /* Arithmetic floor of the exact Gaussian kernels, per window evaluation (output
+         * and tap): one MUFU ex2 either way; float: 9 FP32 instructions (1 add + 3 FMA
+         * for the exponent, 4 accumulations, the ex2's issue slot); packed half: 11
+         * half2 instructions serve two evaluations (3 differences, 3 squares, the
+         * exponent, 4 accumulations) plus the ex2 pair's pack — 6 issue slots per
+         * evaluation, at the FMA pipe's rate. The slower pipe bounds. */
+        const bool half = !c.float_kernel && cs_cuda_bilateral_uses_half (&p);
+        const bool separable = c.mode == CS_BILATERAL_SEPARABLE;
+        const double evals = (double) (2 * r + 1) * (2 * r + 1) * f.w * f.h;
+        const double fp_ms = evals * (half ? 6.0 : 9.0) / g_fma_rate * 1e3;
+        const double sfu_ms = evals / g_ex2_rate * 1e3;
+        const double arith_ms = std::max (fp_ms, sfu_ms);
+        const bool mem_bound = mem_ms > arith_ms || separable;
+        print_line ("bilateral", f, fmt ("radius=%d,sigma=%g,sigma-r=30,range-kernel=%s,mode=%s,kernel=%s", r, p.sigma,
+            c.kernel == CS_RANGE_KERNEL_LORENTZIAN ? "lorentzian" : "gaussian", separable ? "separable" : "exact",
+            half ? "half2" : "float"), res,
+            separable ? mem_ms : std::max (mem_ms, arith_ms),
+            mem_bound ? "memory" : (fp_ms > sfu_ms ? "arithmetic(fp)" : "arithmetic(ex2)"),
+            fmt (" floor_memory_ms=%.4f floor_arith_ms=%.4f (%s %.4f, ex2 %.4f)", mem_ms, arith_ms,
+                half ? "half2" : "fp32", fp_ms, sfu_ms));
+      }
     free_frame (f);
   }
 }

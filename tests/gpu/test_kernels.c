@@ -262,22 +262,6 @@ START_TEST (test_bilateral_exact_float)
 }
 END_TEST
 
-/* Isolated 255 spikes on a flat 10 field: at a spike every neighbour is 245 away, at a
- * flat pixel next to spikes the window mixes both — the case where fp16 sums of w·(q − p)
- * round most (bilateral_half.cu). */
-static void fill_spikes (CsImage *img, uint32_t seed)
-{
-  uint32_t s = seed * 2654435761u + 3;
-  const int co = cs_colour_offset (img->alpha_offset);
-  for (int y = 0; y < img->height; y++)
-    for (int x = 0; x < img->width; x++) {
-      s = s * 1664525u + 1013904223u;
-      uint8_t *p = cs_image_pixel (img, x, y);
-      memset (p + co, (s >> 24) < 13 ? 255 : 10, 3);
-      p[img->alpha_offset] = (uint8_t) (s >> 8);
-    }
-}
-
 /* The packed-half kernel over the range constants it covers: σr from 2 (sharp weights,
  * large exponents) to 64 (its limit: weights near 1 over larger colour distances, the
  * largest fp16 sums), narrow and wide spatial kernels (σs = 3r: every tap counts), on
@@ -300,7 +284,9 @@ START_TEST (test_bilateral_half_ranges)
     cs_test_fill_noise (&src, (uint32_t) _i);
   } else if (kind == 1) {
     src = cs_test_image_new (130, 97, 0, 0, 0);
-    fill_spikes (&src, (uint32_t) _i);
+    /* at a spike every neighbour is 245 away, next to one the window mixes both: where
+     * fp16 sums of w·(q − p) round most (bilateral_half.cu) */
+    cs_test_fill_spikes (&src, (uint32_t) _i);
   } else {
     src = make_input (&inputs[6]);
     pad = inputs[6].pad;

@@ -45,6 +45,19 @@ void cs_test_fill_noise (CsImage *img, uint32_t seed)
     }
 }
 
+void cs_test_fill_spikes (CsImage *img, uint32_t seed)
+{
+  uint32_t s = seed * 2654435761u + 3;
+  const int co = cs_colour_offset (img->alpha_offset);
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < img->width; x++) {
+      const uint32_t r = next (&s);
+      uint8_t *p = cs_image_pixel (img, x, y);
+      memset (p + co, r % 20 == 0 ? 255 : 10, 3);
+      p[img->alpha_offset] = (uint8_t) (r >> 24);
+    }
+}
+
 void cs_test_fill_scene (CsImage *img, uint32_t seed)
 {
   uint32_t s = seed * 2654435761u + 7;

@@ -16,6 +16,8 @@ void cs_test_image_free (CsImage *img);
 /* Fills the pixels (not the padding) with a reproducible pattern; alpha gets noise too. */
 void cs_test_fill_noise (CsImage *img, uint32_t seed);
 void cs_test_fill_scene (CsImage *img, uint32_t seed);   /* smooth shapes, edges and noise */
+/* Isolated grey-255 spikes (1 pixel in 20) on a flat grey-10 field, random alpha. */
+void cs_test_fill_spikes (CsImage *img, uint32_t seed);
 void cs_test_fill_constant (CsImage *img, uint8_t r, uint8_t g, uint8_t b);
 
 /* Reads a binary PPM (P6, maxval 255) into a new image; width 0 on failure. */
