@@ -220,7 +220,7 @@ int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams 
 
   if (p->sigma > 0.0) {
     PassJob job = {
-      .segments = p->blocks_per_stripe > 0 ? p->blocks_per_stripe : 1,
+      .segments = p->blocks_per_stripe > 0 && !cs_recursive_carries (p) ? p->blocks_per_stripe : 1,
       .warmup = (int) ceil (p->kappa * p->sigma),
       .algorithm = p->algorithm,
       .lines = a[2],

@@ -34,6 +34,7 @@ CsRecursiveParams cs_recursive_params_default (void)
     .blocks_per_stripe = 0,
     .kappa = CS_RECURSIVE_KAPPA_DEFAULT,
     .algorithm = CS_RECURSIVE_DERICHE,
+    .partition_start = CS_PARTITION_AUTO,
   };
   return p;
 }
@@ -83,6 +84,9 @@ const char *cs_recursive_params_check (const CsRecursiveParams *p)
     return "kappa is outside 0..20";
   if (p->algorithm != CS_RECURSIVE_DERICHE && p->algorithm != CS_RECURSIVE_YOUNG_VAN_VLIET)
     return "unknown algorithm";
+  if (p->partition_start != CS_PARTITION_AUTO && p->partition_start != CS_PARTITION_WARM_UP
+      && p->partition_start != CS_PARTITION_CARRY)
+    return "unknown partition start";
   return 0;
 }
 
@@ -99,6 +103,15 @@ bool cs_bilateral_is_identity (const CsBilateralParams *p)
 bool cs_recursive_is_identity (const CsRecursiveParams *p)
 {
   return p->sigma == 0.0;
+}
+
+bool cs_recursive_carries (const CsRecursiveParams *p)
+{
+  if (p->algorithm != CS_RECURSIVE_DERICHE)
+    return false;
+  if (p->partition_start == CS_PARTITION_AUTO)
+    return ceil (p->kappa * p->sigma) > CS_PARTITION_CARRY_FROM_WARMUP;
+  return p->partition_start == CS_PARTITION_CARRY;
 }
 
 double cs_edgeaware_iteration_sigma (const CsEdgeAwareParams *p, int i)

@@ -72,11 +72,26 @@ typedef enum {
   CS_RECURSIVE_YOUNG_VAN_VLIET = 1,  /* 3rd order cascade, Young & van Vliet 1995 */
 } CsRecursiveAlgorithm;
 
+/* How a partition of a line gets the recursion's state at its start. */
+typedef enum {
+  CS_PARTITION_AUTO = 0,     /* carry when the warm-up would be longer than
+                              * CS_PARTITION_CARRY_FROM_WARMUP samples, else warm up */
+  CS_PARTITION_WARM_UP = 1,  /* the paper's way: run over the ceil(κσ) samples before it
+                              * (after it, backward) from the border rule */
+  CS_PARTITION_CARRY = 2,    /* exact: every partition's end state from a zero start, a scan
+                              * along the line, then the true start states (Deriche only) */
+} CsPartitionStart;
+
+/* Where auto switches to carried starts: a warm-up longer than this costs the GPU more
+ * than the carries' dot products and scan (H100, 1080p and 4K; tests/bench/NOTES.md). */
+#define CS_PARTITION_CARRY_FROM_WARMUP 80
+
 typedef struct {
   double sigma;           /* pixels; 0 = identity */
   int blocks_per_stripe;  /* partitions per line; 0 = automatic */
   double kappa;           /* warm-up of a partition, in σ (samples) */
   CsRecursiveAlgorithm algorithm;
+  CsPartitionStart partition_start;
 } CsRecursiveParams;
 
 #define CS_RECURSIVE_SIGMA_MIN 0.0
@@ -100,6 +115,13 @@ const char *cs_recursive_params_check (const CsRecursiveParams *p);
 bool cs_edgeaware_is_identity (const CsEdgeAwareParams *p);
 bool cs_bilateral_is_identity (const CsBilateralParams *p);
 bool cs_recursive_is_identity (const CsRecursiveParams *p);
+
+/* True when recursivegauss's partitions start from carried (exact) states: the Deriche
+ * filter with partition-start carry, or auto and a warm-up of more than
+ * CS_PARTITION_CARRY_FROM_WARMUP samples. Young–van Vliet, a cascade whose backward pass
+ * runs on the forward pass's output, always warms up. Carried partitions give the
+ * unpartitioned filter, so the references run such lines whole. */
+bool cs_recursive_carries (const CsRecursiveParams *p);
 
 /* σ_i = σs·sqrt(3)·2^(N−i)/sqrt(4^N − 1), i = 1..N: variances sum to σs² and halve
  * from one iteration to the next (Gastal & Oliveira 2011, eq. 14). */

@@ -6,6 +6,8 @@
  * Gaussian", ../papers) to B partitions: partition [st, en) starts its causal state at
  * s = max(0, st − ceil(κσ)) as if the line began there (border rule at s), and its
  * anticausal state at e = min(n−1, en−1 + ceil(κσ)) as if the line ended there.
+ * Partitions that carry their start states (cs_recursive_carries) are exact: the line is
+ * filtered whole.
  */
 #include "cs_reference.h"
 #include "cs_coeffs.h"
@@ -25,7 +27,7 @@ typedef struct {
 
 static int partitions (const CsRecursiveParams *p)
 {
-  return p->blocks_per_stripe > 0 ? p->blocks_per_stripe : 1;
+  return p->blocks_per_stripe > 0 && !cs_recursive_carries (p) ? p->blocks_per_stripe : 1;
 }
 
 /* Deriche parallel form on a uniform grid: g⁺[k] = a f[k] + b g⁺[k−1],

@@ -235,6 +235,7 @@ START_TEST (test_recursive_partitions)
     p.sigma = sigmas[k % 4];
     p.algorithm = k < 4 ? CS_RECURSIVE_DERICHE : CS_RECURSIVE_YOUNG_VAN_VLIET;
     p.kappa = k < 4 ? CS_RECURSIVE_KAPPA_DEFAULT : 5.0;
+    p.partition_start = CS_PARTITION_WARM_UP;
     p.blocks_per_stripe = 1;
     cs_ref_recursive (&src, &one, &p);
     p.blocks_per_stripe = 7;
@@ -242,6 +243,42 @@ START_TEST (test_recursive_partitions)
     const CsErrorStats st = cs_compare_images (&one, &many);
     ck_assert_msg (st.psnr >= 60, "alg %d sigma %g: partitioned %.2f dB", p.algorithm, p.sigma, st.psnr);
   }
+  cs_test_image_free (&src);
+  cs_test_image_free (&one);
+  cs_test_image_free (&many);
+}
+END_TEST
+
+/* Which partitions carry their start states, and that carried partitions are the whole
+ * line (the GPU's carries are held to this reference in the GPU suite). */
+START_TEST (test_recursive_partition_start)
+{
+  CsRecursiveParams p = cs_recursive_params_default ();
+  ck_assert_int_eq (p.partition_start, CS_PARTITION_AUTO);
+  p.kappa = 3;
+  p.sigma = CS_PARTITION_CARRY_FROM_WARMUP / 3.0;   /* a warm-up of exactly the limit */
+  ck_assert (!cs_recursive_carries (&p));
+  p.sigma += 0.5;
+  ck_assert (cs_recursive_carries (&p));
+  p.partition_start = CS_PARTITION_WARM_UP;
+  ck_assert (!cs_recursive_carries (&p));
+  p.partition_start = CS_PARTITION_CARRY;
+  p.sigma = 0.5;
+  ck_assert (cs_recursive_carries (&p));
+  p.algorithm = CS_RECURSIVE_YOUNG_VAN_VLIET;
+  ck_assert (!cs_recursive_carries (&p));
+  p.partition_start = (CsPartitionStart) 7;
+  ck_assert_ptr_nonnull (cs_recursive_params_check (&p));
+
+  CsImage src = photo (), one = like (&src), many = like (&src);
+  p = cs_recursive_params_default ();
+  p.partition_start = CS_PARTITION_CARRY;
+  p.sigma = 4;
+  p.blocks_per_stripe = 1;
+  cs_ref_recursive (&src, &one, &p);
+  p.blocks_per_stripe = 7;
+  cs_ref_recursive (&src, &many, &p);
+  ck_assert (cs_compare_images (&one, &many).max_abs == 0);
   cs_test_image_free (&src);
   cs_test_image_free (&one);
   cs_test_image_free (&many);
@@ -290,6 +327,7 @@ int main (void)
   tcase_add_test (tc, test_algorithm_c_within_kappa_bound);
   tcase_add_test (tc, test_recursive_against_fir);
   tcase_add_test (tc, test_recursive_partitions);
+  tcase_add_test (tc, test_recursive_partition_start);
   tcase_add_test (tc, test_bilateral_properties);
   suite_add_tcase (s, tc);
   return cs_test_run_suite (s);
