@@ -31,6 +31,30 @@ struct SweepState {
   float2 h[2][3];
 };
 
+/* Start states handed to the segments of a line (cs_carry.cuh fills them):
+ * [segment][component][line], component = direction·6 + pole·3 + channel, direction 0
+ * the causal state before the segment (h⁺[st−1]), 1 the anticausal state after it (h⁻[en]). */
+static constexpr int kCarryComponents = 12;
+
+struct Carries {
+  float2 *states;
+  int n_lines, segments;
+
+  __host__ __device__ __forceinline__ float2 *at (int seg, int component, int line) const
+  {
+    return states + ((long long) seg * kCarryComponents + component) * n_lines + line;
+  }
+
+  __device__ __forceinline__ void load (SweepState &s, int seg, int direction, int line) const
+  {
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+      for (int c = 0; c < 3; c++)
+        s.h[i][c] = *at (seg, direction * 6 + i * 3 + c, line);
+  }
+};
+
 __host__ __device__ __forceinline__ void sweep_zero (SweepState &s)
 {
 #pragma unroll
@@ -58,10 +82,13 @@ __host__ __device__ __forceinline__ float4 sweep_sum (const SweepState &s)
       s.h[0][2].x + s.h[1][2].x, 0.f);
 }
 
-/* recursivegauss: uniform spacing, constant terms, warm-up of a fixed sample count. */
+/* recursivegauss: uniform spacing, constant terms; segments start either after a warm-up
+ * of a fixed sample count from a zero state, or (carried.states set) from the exact states
+ * of cs_carry.cuh, one sample before the segment (after it, anticausal). */
 struct UniformFilter {
   float2 b[2], x[2];
   int warmup;
+  Carries carried;
   static constexpr bool kNeedsFrame = false;
 
   __host__ __device__ __forceinline__ void terms (float4, float4, float2 bd[2], float2 x_out[2]) const
@@ -73,11 +100,26 @@ struct UniformFilter {
   }
   __device__ __forceinline__ int causal_start (const Lines &, int, int st) const
   {
-    return max (st - warmup, 0);
+    return max (st - (carried.states ? 1 : warmup), 0);
   }
   __device__ __forceinline__ int anticausal_end (const Lines &, int, int en, int n) const
   {
-    return min (en - 1 + warmup, n - 1);
+    return min (en - 1 + (carried.states ? 1 : warmup), n - 1);
+  }
+  /* The state at causal_start / anticausal_end: zero at a border or after a warm-up. */
+  __device__ __forceinline__ void causal_state (SweepState &s, int line, int seg, int st) const
+  {
+    if (carried.states && st > 0)
+      carried.load (s, seg, 0, line);
+    else
+      sweep_zero (s);
+  }
+  __device__ __forceinline__ void anticausal_state (SweepState &s, int line, int seg, int en, int n) const
+  {
+    if (carried.states && en < n)
+      carried.load (s, seg, 1, line);
+    else
+      sweep_zero (s);
   }
 };
 
@@ -122,6 +164,15 @@ struct EdgeAwareFilter {
       bd[i] = make_float2 (m * cs_, m * sn);
       x[i] = cscale (cmul (make_float2 (bd[i].x - 1.0f, bd[i].y), inv_r0[i]), inv_delta);
     }
+  }
+
+  __device__ __forceinline__ void causal_state (SweepState &s, int, int, int) const
+  {
+    sweep_zero (s);
+  }
+  __device__ __forceinline__ void anticausal_state (SweepState &s, int, int, int, int) const
+  {
+    sweep_zero (s);
   }
 
   __host__ __device__ __forceinline__ float spacing (float4 a, float4 b) const
@@ -184,6 +235,18 @@ struct Segments {
   {
     st = (int) ((long long) seg * n / segments);
     en = (int) ((long long) (seg + 1) * n / segments);
+  }
+
+  /* The (line, segment) of thread t of a launch with one thread per pair, adjacent
+   * threads on adjacent lines; false past the last pair or for an empty segment. */
+  __device__ __forceinline__ bool thread_segment (long long t, int &line, int &seg, int &st, int &en) const
+  {
+    if (t >= (long long) n_lines * segments)
+      return false;
+    line = (int) (t % n_lines);
+    seg = (int) (t / n_lines);
+    bounds (seg, st, en);
+    return en > st;
   }
 };
 
@@ -282,13 +345,8 @@ template <class S, class D, class F, bool kOnChip>
 __global__ void __launch_bounds__ (kColumnThreads)
 sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F filt)
 {
-  const long long t = blockIdx.x * (long long) blockDim.x + threadIdx.x;
-  if (t >= (long long) geo.n_lines * geo.segments)
-    return;
-  const int line = (int) (t % geo.n_lines), seg = (int) (t / geo.n_lines);
-  int st, en;
-  geo.bounds (seg, st, en);
-  if (en <= st)
+  int line, seg, st, en;
+  if (!geo.thread_segment (blockIdx.x * (long long) blockDim.x + threadIdx.x, line, seg, st, en))
     return;
   SweepState state;
   float2 bd[2], x[2];
@@ -299,7 +357,7 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   const int s = filt.causal_start (frame, line, st);
   edge.fetch (frame, in, line, s);
   float4 f_prev = edge.value (in), fr_prev = edge.frame_value (frame, in);
-  sweep_zero (state);
+  filt.causal_state (state, line, seg, st);
   if (s >= st)
     parking.park (s, sweep_sum (state));
 #pragma unroll
@@ -334,7 +392,7 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   edge.fetch (frame, in, line, e);
   f_prev = edge.value (in);
   fr_prev = edge.frame_value (frame, in);
-  sweep_zero (state);
+  filt.anticausal_state (state, line, seg, en, geo.n);
   if (e < en) {
     const float4 p = parking.fetched_ahead () ? load_px (H4 (), partial, partial.at (line, e)) : parking.take (e, uint2 ());
     const float4 h = sweep_sum (state);
@@ -447,11 +505,27 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
   const int s_min = warp_min (s), e_max = warp_max (e);
   const Lines raw_in = in;
   SweepState state;
-  sweep_zero (state);
+  if (valid)
+    filt.causal_state (state, row, blockIdx.y, st);
+  else
+    sweep_zero (state);
   float2 bd[2], x[2];
-  float4 f_prev = make_float4 (0.f, 0.f, 0.f, 0.f), fr_prev = f_prev;
+  /* The first sample of a sweep only gives the difference of the next step: when nothing is
+   * written there, each lane loads it itself, and the tiles start one sample later (a
+   * segment of 32·m samples would otherwise stage m + 1 tiles, one of them for a sample). */
+  const auto sample = [&] (int k, float4 &f, float4 &fr) {
+    f = fr = make_float4 (0.f, 0.f, 0.f, 0.f);
+    if (valid) {
+      f = fr = load_px (S (), in, in.at (row, k));
+      if (F::kNeedsFrame && !kFrameIsIn)
+        fr = load_px (U8 (), frame, frame.at (row, k));
+    }
+  };
+  float4 f_prev, fr_prev;
+  sample (s_min, f_prev, fr_prev);
+  const int causal_first = s_min < st ? s_min + 1 : s_min;
 
-  for (int k0 = s_min; k0 < en; k0 += 32) {
+  for (int k0 = causal_first; k0 < en; k0 += 32) {
     const int count = min (32, en - k0);
     tile_load (tl.in, in, row0, geo.n_lines, k0, count, lane);
     if (F::kNeedsFrame && !kFrameIsIn)
@@ -481,7 +555,11 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
   }
 
   sweep_zero (state);
-  for (int k1 = e_max; k1 >= st; k1 -= 32) {
+  sample (e_max, f_prev, fr_prev);
+  if (e == e_max && valid)
+    filt.anticausal_state (state, row, blockIdx.y, en, geo.n);
+  const int anticausal_first = e_max >= en ? e_max - 1 : e_max;
+  for (int k1 = anticausal_first; k1 >= st; k1 -= 32) {
     const int k0 = max (k1 - 31, st), count = k1 - k0 + 1;
     tile_load (tl.in, in, row0, geo.n_lines, k0, count, lane);
     if (F::kNeedsFrame && !kFrameIsIn)
@@ -499,8 +577,8 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
       if (k < e) {
         filt.terms (fr_prev, fr, bd, x);
         sweep_advance (state, bd, x, f, f_prev);
-      } else if (k == e) {
-        sweep_zero (state);
+      } else if (k == e && valid) {
+        filt.anticausal_state (state, row, blockIdx.y, en, geo.n);
       }
       f_prev = f;
       fr_prev = fr;

@@ -1,16 +1,19 @@
 /* recursivegauss on the GPU: Deriche's complex-pole pair (default) or Young–van Vliet,
- * lines cut into partitions that warm up over ceil(κσ) samples (common/cs_ref_recursive.c
+ * lines cut into partitions that start from carried exact states (Deriche, partition-start
+ * carry: cs_carry.cuh) or warm up over ceil(κσ) samples (common/cs_ref_recursive.c
  * defines the result). One thread sweeps one (line, partition).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Rows, then columns. Row pass: 8-bit frame -> half4 T. Column pass: T -> 8-bit output.
- * Deriche runs through the shared sweep (cs_sweep.cuh) with δ = 1; Young–van Vliet, a
- * cascade, runs its forward and backward passes as separate kernels through a float4 plane.
+ * Deriche runs through the shared sweep (cs_sweep.cuh) with δ = 1, after the carry and
+ * scan kernels when partitions carry; Young–van Vliet, a cascade, runs its forward and
+ * backward passes as separate kernels through a float4 plane.
  */
 #include "cs_cuda.h"
 #include "cs_cuda_complex.cuh"
 #include "cs_cuda_px.cuh"
 #include "cs_sweep.cuh"
+#include "cs_carry.cuh"
 #include "cs_coeffs.h"
 #include "cs_partition.h"
 
@@ -123,21 +126,56 @@ static double saturating_sweeps (const CsCudaDevice *dev, CsPass pass)
 }
 static const int kMinPartition = 16;
 
+/* Carried partitions are at least this long: the states of a cut (96 bytes) cost the
+ * scan about what this many sample steps do, which is also the automatic count's price
+ * of a cut. It bounds the carries' scratch to 96/16 = 6 bytes per pixel. */
+static const int kMinCarriedPartition = 16;
+
+static int carried_segments (int segments, int n)
+{
+  return max (1, min (segments, n / kMinCarriedPartition));
+}
+
+static size_t carries_bytes (int width, int height)
+{
+  const size_t cuts = (size_t) width * height / kMinCarriedPartition + (size_t) max (width, height);
+  return cuts * kCarryComponents * sizeof (float2);
+}
+
+static size_t weights_bytes (int width, int height)
+{
+  return ((size_t) max (width, height) * sizeof (float4) + 255) / 256 * 256;
+}
+
+/* b_i^L in double, for the scan's jumps over whole segments. */
+static float2 pole_power (const CsDericheCoeffs &c, int i, int L)
+{
+  const double mag = exp (L * c.b_log_abs[i]), arg = L * c.b_arg[i];
+  return make_float2 ((float) (mag * cos (arg)), (float) (mag * sin (arg)));
+}
+
 }  // namespace cs
 
 using namespace cs;
 
 extern "C" size_t cs_cuda_recursive_scratch_bytes (int width, int height)
 {
-  /* T (half4) + either the parked causal sums (half4) or the YvV forward output (float4) */
-  return plane_pitch (width, 8) * height + plane_pitch (width, 16) * height;
+  /* T (half4) + either the parked causal sums (half4) or the YvV forward output (float4),
+   * then the carry weights and the carried states of one pass */
+  return plane_pitch (width, 8) * height + plane_pitch (width, 16) * height + weights_bytes (width, height)
+      + carries_bytes (width, height);
 }
 
 extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width, int height,
     CsPass pass, const CsRecursiveParams *p)
 {
   const bool rows = pass == CS_PASS_ROWS;
-  return cs_auto_partitions_short (rows ? width : height, rows ? height : width, ceil (p->kappa * p->sigma),
+  const int n = rows ? width : height, n_lines = rows ? height : width;
+  if (cs_recursive_carries (p))
+    return carried_segments (cs_auto_partitions_short (n, n_lines, kMinCarriedPartition / 2.0,
+        saturating_sweeps (dev, pass), kMinCarriedPartition, 256, rows ? 0 : kParkOnChipMaxSamples,
+        kParkOnChipStepCost), n);
+  return cs_auto_partitions_short (n, n_lines, ceil (p->kappa * p->sigma),
       saturating_sweeps (dev, pass), kMinPartition, 256, rows ? 0 : kParkOnChipMaxSamples, kParkOnChipStepCost);
 }
 
@@ -201,16 +239,52 @@ extern "C" cudaError_t cs_cuda_recursive_segments (const CsCudaImage *src, const
     CsDericheCoeffs c;
     cs_deriche_coeffs (p->sigma, &c);
     UniformFilter f;
+    CarryPoles poles;
     for (int i = 0; i < 2; i++) {
       f.b[i] = cx ((float) c.b[i].re, (float) c.b[i].im);
       /* x(1) = (b − 1)/r0 = r1·b */
-      f.x[i] = cx ((float) (c.r1[i].re * c.b[i].re - c.r1[i].im * c.b[i].im),
-          (float) (c.r1[i].re * c.b[i].im + c.r1[i].im * c.b[i].re));
+      poles.x_re[i] = c.r1[i].re * c.b[i].re - c.r1[i].im * c.b[i].im;
+      poles.x_im[i] = c.r1[i].re * c.b[i].im + c.r1[i].im * c.b[i].re;
+      poles.log_abs_b[i] = c.b_log_abs[i];
+      poles.arg_b[i] = c.b_arg[i];
+      f.x[i] = cx ((float) poles.x_re[i], (float) poles.x_im[i]);
     }
     f.warmup = warmup;
+    f.carried.states = nullptr;
+    const bool carry = cs_recursive_carries (p);
+    if (carry) {
+      rows.segments = carried_segments (rows.segments, w);
+      cols.segments = carried_segments (cols.segments, h);
+    }
     const Segments seg_r = { w, h, rows.segments }, seg_c = { h, w, cols.segments };
     const Lines parked_c = make_lines (second, pitch_t, 8, false, 0);
+    float4 *weights = (float4 *) (second + pitch_w * h);
+    float2 *states = (float2 *) ((char *) weights + weights_bytes (w, h));
+    if (carry) {
+      const int longest = max (div_up (w, rows.segments), div_up (h, cols.segments));
+      carry_weights<<<div_up (longest, 128), 128, 0, stream>>> (weights, longest, poles);
+    }
+    /* the carries of the pass: its segments' end states, scanned into start states */
+    const auto carry_pass = [&] (const Segments &seg, bool row_pass) {
+      f.carried = { states, seg.n_lines, seg.segments };
+      CarryJumps jumps;
+      for (int i = 0; i < 2; i++)
+        for (int l = 0; l < 2; l++)
+          jumps.b_pow[i][l] = pole_power (c, i, seg.n / seg.segments + l);
+      if (row_pass)
+        carry_rows<U8><<<dim3 (div_up (seg.n_lines, 32 * kRowWarps), seg.segments), 32 * kRowWarps, 0, stream>>> (
+            in_r, seg, weights, f.carried);
+      else
+        carry_columns<H4><<<div_up ((long long) seg.n_lines * seg.segments, kColumnThreads), kColumnThreads, 0,
+            stream>>> (t_c, seg, weights, f.carried);
+      scan_carries<<<div_up ((long long) seg.n_lines * kCarryComponents, 128), 128, 0, stream>>> (
+          f.carried, seg, jumps);
+    };
+    if (carry)
+      carry_pass (seg_r, true);
     launch_rows<U8, H4, UniformFilter, false> (in_r, in_r, t_r, t_r, seg_r, f, stream);
+    if (carry)
+      carry_pass (seg_c, false);
     launch_columns<H4, U8> (t_c, t_c, out_c, parked_c, seg_c, f, stream);
   }
   return cudaGetLastError ();

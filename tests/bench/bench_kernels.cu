@@ -299,14 +299,20 @@ static void bench_recursive (void)
   for (auto sz : { std::make_pair (1920, 1080), std::make_pair (3840, 2160) }) {
     Frame f = make_frame (sz.first, sz.second);
     const double floor_ms = memory_floor_ms (8.0 * f.w * f.h);
+    const struct { CsRecursiveAlgorithm alg; CsPartitionStart start; } cases[] = {
+      { CS_RECURSIVE_DERICHE, CS_PARTITION_CARRY }, { CS_RECURSIVE_DERICHE, CS_PARTITION_WARM_UP },
+      { CS_RECURSIVE_YOUNG_VAN_VLIET, CS_PARTITION_WARM_UP },
+    };
     for (double s : { 0.5, 2.0, 5.0, 20.0, 50.0, 200.0 })
-      for (int alg : { 0, 1 }) {
+      for (const auto &c : cases) {
         CsRecursiveParams p = cs_recursive_params_default ();
         p.sigma = s;
-        p.algorithm = (CsRecursiveAlgorithm) alg;
+        p.algorithm = c.alg;
+        p.partition_start = c.start;
         Result r = run_recursive (f, p);
-        print_line ("recursivegauss", f, fmt ("sigma=%g,algorithm=%s,blocks-per-stripe=0,kappa=%g", s,
-            alg ? "young-van-vliet" : "deriche", p.kappa), r, floor_ms, "memory(read+write 8 B/px)",
+        print_line ("recursivegauss", f, fmt ("sigma=%g,algorithm=%s,partition-start=%s,blocks-per-stripe=0,kappa=%g", s,
+            c.alg ? "young-van-vliet" : "deriche", c.start == CS_PARTITION_CARRY ? "carry" : "warm-up", p.kappa),
+            r, floor_ms, "memory(read+write 8 B/px)",
             fmt (" auto_blocks=%d/%d", cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, CS_PASS_ROWS, &p),
                 cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, CS_PASS_COLUMNS, &p)));
       }
@@ -402,9 +408,13 @@ static void bench_sweep (void)
  * automatic choice is fitted to (NOTES.md). */
 static void bench_pass_sweep (void)
 {
-  struct { int w, h; bool edge; double s, sr; } cases[] = {
-    { 1920, 1080, false, 5, 0 }, { 3840, 2160, false, 5, 0 }, { 3840, 2160, false, 50, 0 },
-    { 1920, 1080, true, 20, 40 }, { 2048, 2048, true, 50, 50 }, { 3840, 2160, true, 20, 40 },
+  struct { int w, h; bool edge; double s, sr; CsPartitionStart start; } cases[] = {
+    { 1920, 1080, false, 5, 0, CS_PARTITION_CARRY }, { 3840, 2160, false, 5, 0, CS_PARTITION_CARRY },
+    { 3840, 2160, false, 200, 0, CS_PARTITION_CARRY },
+    { 1920, 1080, false, 5, 0, CS_PARTITION_WARM_UP }, { 3840, 2160, false, 5, 0, CS_PARTITION_WARM_UP },
+    { 3840, 2160, false, 50, 0, CS_PARTITION_WARM_UP },
+    { 1920, 1080, true, 20, 40, CS_PARTITION_WARM_UP }, { 2048, 2048, true, 50, 50, CS_PARTITION_WARM_UP },
+    { 3840, 2160, true, 20, 40, CS_PARTITION_WARM_UP },
   };
   const int counts[] = { 8, 12, 16, 20, 24, 26, 28, 31, 32, 36, 40, 44, 48, 52, 56, 62, 64, 72, 80, 96, 112, 120, 128 };
   for (auto &c : cases) {
@@ -414,7 +424,8 @@ static void bench_pass_sweep (void)
     ea.sigma = c.s;
     ea.sigma_r = c.sr;
     rc.sigma = c.s;
-    const char *name = c.edge ? "edgeawaregauss" : "recursivegauss";
+    rc.partition_start = c.start;
+    const char *name = c.edge ? "edgeawaregauss" : rc.partition_start == CS_PARTITION_CARRY ? "recursivegauss(carry)" : "recursivegauss(warm-up)";
     const int auto_rows = c.edge ? cs_cuda_edgeaware_auto_blocks (&dev, f.w, f.h, CS_PASS_ROWS, &ea) : cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, CS_PASS_ROWS, &rc);
     const int auto_cols = c.edge ? cs_cuda_edgeaware_auto_blocks (&dev, f.w, f.h, CS_PASS_COLUMNS, &ea) : cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, CS_PASS_COLUMNS, &rc);
     Result a = run_segments (f, c.edge ? &ea : NULL, c.edge ? NULL : &rc, 0, 0);

@@ -201,20 +201,22 @@ static void recursive (void)
     jobs[k].f.fir_sigma = sigmas[k % NS];
   }
   run_refs (jobs, NP * NS);
+  /* Deriche with carried starts (the default), Deriche with warm-ups, Young–van Vliet */
   for (int k = 0; k < NP * NS; k++)
-    for (int alg = 0; alg < 2; alg++) {
+    for (int kind = 0; kind < 3; kind++) {
       Filter f = { .kind = RECURSIVE, .rc = cs_recursive_params_default () };
       f.rc.sigma = sigmas[k % NS];
-      f.rc.algorithm = alg ? CS_RECURSIVE_YOUNG_VAN_VLIET : CS_RECURSIVE_DERICHE;
-      if (alg)
+      f.rc.algorithm = kind == 2 ? CS_RECURSIVE_YOUNG_VAN_VLIET : CS_RECURSIVE_DERICHE;
+      f.rc.partition_start = kind == 0 ? CS_PARTITION_CARRY : CS_PARTITION_WARM_UP;
+      if (kind == 2)
         f.rc.kappa = 5;
       int same, same1;
       CsImage part = gpu (&f, jobs[k].src, &same);
       f.rc.blocks_per_stripe = 1;
       CsImage whole = gpu (&f, jobs[k].src, &same1);
-      char params[128];
-      snprintf (params, sizeof params, "sigma=%g,algorithm=%s,kappa=%g,blocks-per-stripe=0", f.rc.sigma,
-          alg ? "young-van-vliet" : "deriche", f.rc.kappa);
+      char params[160];
+      snprintf (params, sizeof params, "sigma=%g,algorithm=%s,partition-start=%s,kappa=%g,blocks-per-stripe=0",
+          f.rc.sigma, kind == 2 ? "young-van-vliet" : "deriche", kind == 0 ? "carry" : "warm-up", f.rc.kappa);
       report ("recursivegauss-vs-fir", photos[k / NS], jobs[k].src, params, &part, &jobs[k].out, same);
       report ("recursivegauss-partitioned-vs-not", photos[k / NS], jobs[k].src, params, &part, &whole, same && same1);
       free (part.data);

@@ -206,20 +206,26 @@ START_TEST (test_edgeaware_auto_vs_algorithm_a)
 }
 END_TEST
 
+/* Deriche with carried partition starts (against the whole-line reference: they must be
+ * exact), Deriche with warm-ups, and Young–van Vliet (always warm-ups). 13 blocks give
+ * segments of two lengths; auto, the counts the element uses (up to 80 per line). */
 START_TEST (test_recursive)
 {
   const double sigmas[] = { 0.5, 2.0, 5.0, 20.0, 80.0 };
-  const int blocks[] = { 1, 4 };
+  const int kind = (_i / 20) % 3;
+  /* auto (0) only where the reference is the whole line whatever the count */
+  const int blocks[] = { 1, 4, 13, kind == 0 ? 0 : 2 };
   CsTestJob j = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
   j.rc.sigma = sigmas[_i % 5];
-  j.rc.blocks_per_stripe = blocks[(_i / 5) % 2];
-  j.rc.algorithm = (_i / 10) % 2 ? CS_RECURSIVE_YOUNG_VAN_VLIET : CS_RECURSIVE_DERICHE;
+  j.rc.blocks_per_stripe = blocks[(_i / 5) % 4];
+  j.rc.algorithm = kind == 2 ? CS_RECURSIVE_YOUNG_VAN_VLIET : CS_RECURSIVE_DERICHE;
+  j.rc.partition_start = kind == 0 ? CS_PARTITION_CARRY : CS_PARTITION_WARM_UP;
   const int picks[] = { 0, 1, 2, 3, 6 };
-  const Input *in = &inputs[picks[(_i / 20) % 5]];
+  const Input *in = &inputs[picks[(_i / 60) % 5]];
   CsImage src = make_input (in);
   char what[96];
   snprintf (what, sizeof what, "recursive %s sigma %g blocks %d",
-      j.rc.algorithm ? "yvv" : "deriche", j.rc.sigma, j.rc.blocks_per_stripe);
+      kind == 2 ? "yvv" : kind == 1 ? "deriche warm-up" : "deriche carry", j.rc.sigma, j.rc.blocks_per_stripe);
   check_against_reference (&j, &src, in->pad, 1, what);
   cs_test_image_free (&src);
 }
@@ -361,7 +367,7 @@ static Suite *suite (void)
   tcase_add_loop_test (tc, test_edgeaware_algorithm_a, 0, 3 * n_inputs);
   tcase_add_loop_test (tc, test_edgeaware_algorithm_c, 0, 10);
   tcase_add_test (tc, test_edgeaware_auto_vs_algorithm_a);
-  tcase_add_loop_test (tc, test_recursive, 0, 20 * 5);
+  tcase_add_loop_test (tc, test_recursive, 0, 60 * 5);
   tcase_add_loop_test (tc, test_bilateral_exact, 0, 14 * 3);
   tcase_add_loop_test (tc, test_bilateral_exact_float, 0, 15);
   tcase_add_loop_test (tc, test_bilateral_half_ranges, 0, 75);
