@@ -524,6 +524,11 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
   float4 f_prev, fr_prev;
   sample (s_min, f_prev, fr_prev);
   const int causal_first = s_min < st ? s_min + 1 : s_min;
+  const int anticausal_first = e_max >= en ? e_max - 1 : e_max;
+  /* When both sweeps take the segment as one chunk at the same place (carried starts, at
+   * most 32 samples), the causal sums stay in the tile for the anticausal sweep instead of
+   * going through the partial plane. */
+  const bool parked_in_tile = causal_first == st && anticausal_first <= st + 31;
 
   for (int k0 = causal_first; k0 < en; k0 += 32) {
     const int count = min (32, en - k0);
@@ -550,7 +555,8 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
       }
     }
     __syncwarp ();
-    tile_store (tl.park, partial, row0, geo.n_lines, k0, st, en, lane);
+    if (!parked_in_tile)
+      tile_store (tl.park, partial, row0, geo.n_lines, k0, st, en, lane);
     __syncwarp ();
   }
 
@@ -558,13 +564,12 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
   sample (e_max, f_prev, fr_prev);
   if (e == e_max && valid)
     filt.anticausal_state (state, row, blockIdx.y, en, geo.n);
-  const int anticausal_first = e_max >= en ? e_max - 1 : e_max;
   for (int k1 = anticausal_first; k1 >= st; k1 -= 32) {
     const int k0 = max (k1 - 31, st), count = k1 - k0 + 1;
     tile_load (tl.in, in, row0, geo.n_lines, k0, count, lane);
     if (F::kNeedsFrame && !kFrameIsIn)
       tile_load (tl.frame, frame, row0, geo.n_lines, k0, count, lane);
-    if (k0 + lane < en && lane < count)
+    if (k0 + lane < en && lane < count && !parked_in_tile)
       for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
         tl.park[r][lane] = *reinterpret_cast<const uint2 *> (partial.at (row0 + r, k0 + lane));
     __syncwarp ();

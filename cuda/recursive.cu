@@ -171,10 +171,13 @@ extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width
 {
   const bool rows = pass == CS_PASS_ROWS;
   const int n = rows ? width : height, n_lines = rows ? height : width;
-  if (cs_recursive_carries (p))
-    return carried_segments (cs_auto_partitions_short (n, n_lines, kMinCarriedPartition / 2.0,
+  if (cs_recursive_carries (p)) {
+    const int model = cs_auto_partitions_short (n, n_lines, kMinCarriedPartition / 2.0,
         saturating_sweeps (dev, pass), kMinCarriedPartition, 256, rows ? 0 : kParkOnChipMaxSamples,
-        kParkOnChipStepCost), n);
+        kParkOnChipStepCost);
+    /* rows: segments of at most one tile keep their causal sums on chip (sweep_rows) */
+    return carried_segments (rows ? max (model, div_up (n, 32)) : model, n);
+  }
   return cs_auto_partitions_short (n, n_lines, ceil (p->kappa * p->sigma),
       saturating_sweeps (dev, pass), kMinPartition, 256, rows ? 0 : kParkOnChipMaxSamples, kParkOnChipStepCost);
 }
