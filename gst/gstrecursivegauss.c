@@ -14,9 +14,16 @@
  *    of B. Triggs and M. Sdika (IEEE TSP 2006); the method of the two-way paper
  *    (../shared/papers/two-way-recursive-gaussian-cuda.txt), 46–51 dB from the exact
  *    Gaussian (its impulse response is ~7 % too wide).
- * For the GPU each line is cut into `blocks-per-stripe` partitions that run in parallel;
- * a partition warms up over ceil(kappa·sigma) samples before (and after) itself instead
- * of waiting for its neighbour — the two-way paper's split generalised to N ways.
+ * For the GPU each line is cut into `blocks-per-stripe` partitions that run in parallel.
+ * `partition-start` says how a partition gets the filter's state at its start:
+ *  - warm-up: it runs over ceil(kappa·sigma) samples before (and after) itself instead of
+ *    waiting for its neighbour — the two-way paper's split generalised to N ways;
+ *  - carry (deriche only): every partition's end state from a zero start is a dot product
+ *    of its samples, a scan along the line turns those into the exact start state of every
+ *    partition, and the partitions then run from them: the unpartitioned result, at a cost
+ *    independent of sigma;
+ *  - auto (default): carry when the warm-up would exceed 64 samples, else warm-up (the
+ *    faster of the two on the GPU). The CPU path filters whole lines either way.
  *
  * Example:
  *   gst-launch-1.0 videotestsrc num-buffers=60 ! video/x-raw,format=RGBA,width=1280,height=720 \
@@ -43,6 +50,7 @@ enum
   PROP_BLOCKS_PER_STRIPE,
   PROP_KAPPA,
   PROP_ALGORITHM,
+  PROP_PARTITION_START,
   N_PROPS,
 };
 
@@ -61,6 +69,21 @@ algorithm_get_type (void)
   };
   if (g_once_init_enter (&type))
     g_once_init_leave (&type, g_enum_register_static ("GstRecursiveGaussAlgorithm", values));
+  return type;
+}
+
+static GType
+partition_start_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {CS_PARTITION_AUTO, "Carry past a warm-up of 64 samples, else warm up", "auto"},
+    {CS_PARTITION_WARM_UP, "Warm up over kappa*sigma samples (the two-way paper's way)", "warm-up"},
+    {CS_PARTITION_CARRY, "Exact start states carried along the line (deriche)", "carry"},
+    {0, NULL, NULL},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstRecursiveGaussPartitionStart", values));
   return type;
 }
 
@@ -101,8 +124,11 @@ static const gsize field_offsets[N_PROPS] = {
   [PROP_BLOCKS_PER_STRIPE] = G_STRUCT_OFFSET (GstRecursiveGauss, params.blocks_per_stripe),
   [PROP_KAPPA] = G_STRUCT_OFFSET (GstRecursiveGauss, params.kappa),
   [PROP_ALGORITHM] = G_STRUCT_OFFSET (GstRecursiveGauss, params.algorithm),
+  [PROP_PARTITION_START] = G_STRUCT_OFFSET (GstRecursiveGauss, params.partition_start),
 };
-G_STATIC_ASSERT (sizeof (CsRecursiveAlgorithm) == sizeof (gint));   /* enum properties are stored as gint */
+/* enum properties are stored as gint */
+G_STATIC_ASSERT (sizeof (CsRecursiveAlgorithm) == sizeof (gint));
+G_STATIC_ASSERT (sizeof (CsPartitionStart) == sizeof (gint));
 
 static void
 gst_recursive_gauss_class_init (GstRecursiveGaussClass * klass)
@@ -129,18 +155,26 @@ gst_recursive_gauss_class_init (GstRecursiveGaussClass * klass)
   g_object_class_install_property (gobject_class, PROP_KAPPA,
       g_param_spec_double ("kappa", "Kappa",
           "Warm-up of a partition before and after itself, in units of sigma (pixels = "
-          "ceil(kappa*sigma)); larger is closer to the unpartitioned result",
+          "ceil(kappa*sigma)); larger is closer to the unpartitioned result. Used where "
+          "partitions warm up (partition-start), and by auto to choose",
           CS_RECURSIVE_KAPPA_MIN, CS_RECURSIVE_KAPPA_MAX, CS_RECURSIVE_KAPPA_DEFAULT,
           GST_CUDA_SMOOTH_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_ALGORITHM,
       g_param_spec_enum ("algorithm", "Algorithm", "Recursive approximation of the Gaussian",
           algorithm_get_type (), CS_RECURSIVE_DERICHE, GST_CUDA_SMOOTH_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_PARTITION_START,
+      g_param_spec_enum ("partition-start", "Partition start",
+          "How a partition of a line gets the filter's state at its start: a warm-up of "
+          "kappa*sigma samples, or exact states carried along the line (deriche only; "
+          "young-van-vliet always warms up)",
+          partition_start_get_type (), CS_PARTITION_AUTO, GST_CUDA_SMOOTH_PARAM_FLAGS));
 
   gst_element_class_set_static_metadata (element_class, "Recursive Gaussian blur",
       "Filter/Effect/Video", "Gaussian blur at a cost independent of sigma (recursive IIR "
       "filters, CUDA or multi-threaded CPU)", "gst-cudasmooth developers");
   gst_cuda_smooth_filter_class_add_pad_templates (element_class);
   gst_type_mark_as_plugin_api (algorithm_get_type (), 0);
+  gst_type_mark_as_plugin_api (partition_start_get_type (), 0);
 
   filter_class->snapshot = snapshot;
   filter_class->filter_cpu = filter_cpu;
