@@ -113,14 +113,16 @@ static gchar *props_for (const char *element, double sigma)
   return g_strdup_printf ("sigma=%g blocks-per-stripe=1", sigma);
 }
 
-/* One frame through an element: output within 1 LSB of the reference. */
-static void one_frame (const char *element, const char *format, int w, int hgt, int pad, double sigma)
+/* One frame through an element set up with `props` (NULL: props_for): output within
+ * 1 LSB of reference(). */
+static void one_frame_with (const char *element, const char *props_or_null, const char *format, int w, int hgt,
+    int pad, double sigma)
 {
   const int ao = alpha_offset_of (format);
   CsImage src = cs_test_image_new (w, hgt, pad, ao, 0), ref = cs_test_image_new (w, hgt, 0, ao, 0);
   cs_test_fill_scene (&src, (uint32_t) (w * 7 + hgt));
   reference (element, &src, &ref, sigma);
-  gchar *props = props_for (element, sigma);
+  gchar *props = props_or_null ? g_strdup (props_or_null) : props_for (element, sigma);
   GstHarness *h = harness (element, props);
   g_free (props);
   set_caps (h, format, w, hgt);
@@ -136,6 +138,23 @@ static void one_frame (const char *element, const char *format, int w, int hgt, 
   cs_test_image_free (&src);
   cs_test_image_free (&ref);
 }
+
+static void one_frame (const char *element, const char *format, int w, int hgt, int pad, double sigma)
+{
+  one_frame_with (element, NULL, format, w, hgt, pad, sigma);
+}
+
+/* Partitions that carry their start states (explicitly, and by auto past a warm-up of 64
+ * samples) give the unpartitioned filter: the whole-line reference. */
+GST_START_TEST (test_recursive_carried_partitions)
+{
+  const char *props[] = { "sigma=6 partition-start=carry", "sigma=30 partition-start=auto",
+    "sigma=30 partition-start=carry blocks-per-stripe=9" };
+  const double sigmas[] = { 6, 30, 30 };
+  one_frame_with ("recursivegauss", props[__i__], __i__ ? "RGBA" : "xBGR", 641, 367, __i__ == 2 ? 12 : 0,
+      sigmas[__i__]);
+}
+GST_END_TEST;
 
 GST_START_TEST (test_every_format)
 {
@@ -502,6 +521,7 @@ static Suite *elements_suite (void)
   TCase *tc = tcase_create ("general");
   tcase_set_timeout (tc, 60);
   tcase_add_loop_test (tc, test_every_format, 0, 3 * 8);
+  tcase_add_loop_test (tc, test_recursive_carried_partitions, 0, 3);
   tcase_add_loop_test (tc, test_odd_sizes_and_padded_strides, 0, 15);
   tcase_add_loop_test (tc, test_passthrough, 0, 3);
   tcase_add_loop_test (tc, test_invalid_values_rejected, 0, 3);
