@@ -204,17 +204,19 @@ __global__ void scan_carries (Carries c, Segments geo, CarryJumps j)
   const float2 jump_short = j.b_pow[pole][0], jump_long = j.b_pow[pole][1];
   const int segments = geo.segments, rem = geo.n % segments;
   int phase = causal ? 0 : (int) ((long long) (segments - 1) * rem % segments);   /* (s·rem) mod B */
+  /* the segment visited k-th, in scan order */
+  const auto segment = [&] (int k) { return causal ? k : segments - 1 - k; };
   float2 state = make_float2 (0.f, 0.f);
   for (int g = 0; g < segments; g += kScanGroup) {
     float2 local[kScanGroup];
 #pragma unroll
     for (int i = 0; i < kScanGroup; i++)
       if (g + i < segments)
-        local[i] = *c.at (causal ? g + i : segments - 1 - g - i, component, line);
+        local[i] = *c.at (segment (g + i), component, line);
 #pragma unroll
     for (int i = 0; i < kScanGroup; i++)
       if (g + i < segments) {
-        *c.at (causal ? g + i : segments - 1 - g - i, component, line) = state;
+        *c.at (segment (g + i), component, line) = state;
         state = cmad (phase + rem >= segments ? jump_long : jump_short, state, local[i]);
         phase += causal ? rem : segments - rem;
         if (phase >= segments)

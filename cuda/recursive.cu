@@ -25,20 +25,19 @@ struct YvvK {
   double B, a1, a2, a3, M[3][3];
 };
 
-struct Geometry {
-  int n, n_lines, segments, warmup;
+/* A pass's segments with the warm-up every segment runs (Young–van Vliet, and Deriche
+ * partitions that warm up). */
+struct Geometry : Segments {
+  int warmup;
 
   __device__ __forceinline__ bool locate (long long t, int &line, int &st, int &en, int &s, int &e) const
   {
-    if (t >= (long long) n_lines * segments)
+    int seg;
+    if (!thread_segment (t, line, seg, st, en))
       return false;
-    line = (int) (t % n_lines);
-    const int seg = (int) (t / n_lines);
-    st = (int) ((long long) seg * n / segments);
-    en = (int) ((long long) (seg + 1) * n / segments);
     s = max (st - warmup, 0);
     e = min (en - 1 + warmup, n - 1);
-    return en > st;
+    return true;
   }
 };
 
@@ -207,8 +206,8 @@ extern "C" cudaError_t cs_cuda_recursive_segments (const CsCudaImage *src, const
   const int warmup = (int) ceil (p->kappa * p->sigma);
   if (row_segments < 0 || column_segments < 0)
     return cudaErrorInvalidValue;
-  Geometry rows = { w, h, row_segments ? row_segments : p->blocks_per_stripe, warmup };
-  Geometry cols = { h, w, column_segments ? column_segments : p->blocks_per_stripe, warmup };
+  Geometry rows = { { w, h, row_segments ? row_segments : p->blocks_per_stripe }, warmup };
+  Geometry cols = { { h, w, column_segments ? column_segments : p->blocks_per_stripe }, warmup };
   if (rows.segments == 0)
     rows.segments = cs_cuda_recursive_auto_blocks (dev, w, h, CS_PASS_ROWS, p);
   if (cols.segments == 0)
@@ -259,7 +258,7 @@ extern "C" cudaError_t cs_cuda_recursive_segments (const CsCudaImage *src, const
       rows.segments = carried_segments (rows.segments, w);
       cols.segments = carried_segments (cols.segments, h);
     }
-    const Segments seg_r = { w, h, rows.segments }, seg_c = { h, w, cols.segments };
+    const Segments &seg_r = rows, &seg_c = cols;
     const Lines parked_c = make_lines (second, pitch_t, 8, false, 0);
     float4 *weights = (float4 *) (second + pitch_w * h);
     float2 *states = (float2 *) ((char *) weights + weights_bytes (w, h));
