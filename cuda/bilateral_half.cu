@@ -68,7 +68,9 @@ __device__ __forceinline__ __half2 as_half2 (unsigned int u)
  * conversion instructions (see byte_to_float). */
 __device__ __forceinline__ unsigned int sixteenths (unsigned int a, unsigned int b, unsigned int byte)
 {
-  const unsigned int biased = (__byte_perm (a, b, byte | ((byte + 4) << 8)) & 0x00FF00FFu) | 0x64006400u;
+  const unsigned int picked = __byte_perm (a, b, byte | ((byte + 4) << 8));
+  unsigned int biased;   /* (picked & 0x00FF00FF) | 0x64006400 in one LOP3 (nvcc makes two) */
+  asm ("lop3.b32 %0, %1, %2, %3, 0xEA;" : "=r"(biased) : "r"(picked), "r"(0x00FF00FFu), "r"(0x64006400u));
   const __half2 v = __hfma2 (as_half2 (biased), __float2half2_rn (0.0625f), __float2half2_rn (-64.0f));
   return *reinterpret_cast<const unsigned int *> (&v);
 }
@@ -80,11 +82,29 @@ __device__ __forceinline__ __half2 exp2_h2 (__half2 x)
   return as_half2 (y);
 }
 
+/* 1/x for x >= 1 (a sum of weights with the centre's 1): the bare MUFU.RCP, without the
+ * range checks __fdividef brings. */
+__device__ __forceinline__ float reciprocal (float x)
+{
+  float r;
+  asm ("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+
+/* floor(v) clamped to 0..255 for v = value + 0.5 (DESIGN.md: round half up; p + Σw·d/Σw can
+ * leave [0, 255] by the fp16 rounding): one F2I (the ex2 pipe's other users are few per
+ * output) and a min, against two clamps and the add of quantise(). */
+__device__ __forceinline__ unsigned int round_to_byte (float v)
+{
+  return min (__float2uint_rd (v), 255u);
+}
+
 /* The per-thread state of bilateral_gauss_half: its outputs' centre pixels and sums. */
 template <int K>
 struct HalfWindows {
   __half2 s_dy[2 * kMaxRadius + 1];   /* c_s·dy² by dy + R, for windows whose rows unroll */
   __half2 pr[K], pg[K], pb[K];   /* centre pixel /16, both halves */
+  unsigned int alpha[K];         /* centre alphas: x in byte 0, x + 32 in byte 1 */
   /* Σw·d (r, g, b) and Σw: of the window (r <= 3), or of one window row, added into
    * window[] row by row (r >= 4: 225 terms in one fp16 sum round too much, 15 rows of
    * 15 do not) */
@@ -118,6 +138,8 @@ __device__ __forceinline__ void tile_row (const uint4 *tile_row_r, __half2 row_o
     const __half2 qr = as_half2 (qv.x), qg = as_half2 (qv.y), qb = as_half2 (qv.z);
 #pragma unroll
     for (int j = J0; j <= J1; j++) {
+      if (ROW != kRowAtRunTime && ROW == j && dx == 0)
+        continue;   /* the centre: counted in Σw from the start (R <= 3) */
       const __half2 dr = __hsub2 (qr, s.pr[j]), dg = __hsub2 (qg, s.pg[j]), db = __hsub2 (qb, s.pb[j]);
       const __half2 d2 = __hfma2 (db, db, __hfma2 (dg, dg, __hfma2 (dr, dr, k.t_col[dx + R])));
       const __half2 w = exp2_h2 (__hfma2 (k.neg_c, d2, s_row[j]));
@@ -166,14 +188,15 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
   static_assert (R <= 3 || K - 1 <= 2 * R + 1, "the row loop's rows must serve all K output rows");
   __shared__ uint4 tile[SH][SW];
   const int x0 = blockIdx.x * kOutW, y0 = blockIdx.y * kOutH;
-  const unsigned int c0 = in.alpha_first ? 1u : 0u;
+  const unsigned int c0 = in.alpha_first ? 1u : 0u, alpha_pair = in.alpha_first ? 0x0040u : 0x0073u;
   for (int i = threadIdx.y * kBlockW + threadIdx.x; i < SW * SH; i += kBlockW * kBlockH) {
     const int sy = i / SW, sx = i - sy * SW;
     const char *row = in.base + (long long) clampi (y0 + sy - R, 0, height - 1) * in.line_step;
     const unsigned int a = *reinterpret_cast<const unsigned int *> (row + 4 * clampi (x0 + sx - R, 0, width - 1));
     const unsigned int b =
         *reinterpret_cast<const unsigned int *> (row + 4 * clampi (x0 + sx - R + kPairStride, 0, width - 1));
-    tile[sy][sx] = make_uint4 (sixteenths (a, b, c0), sixteenths (a, b, c0 + 1), sixteenths (a, b, c0 + 2), 0u);
+    tile[sy][sx] = make_uint4 (sixteenths (a, b, c0), sixteenths (a, b, c0 + 1), sixteenths (a, b, c0 + 2),
+        __byte_perm (a, b, alpha_pair));
   }
   __syncthreads ();
 
@@ -183,9 +206,13 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
   for (int j = 0; j < K; j++) {
     const uint4 c = tile[ty0 + j + R][tx + R];
     s.pr[j] = as_half2 (c.x), s.pg[j] = as_half2 (c.y), s.pb[j] = as_half2 (c.z);
+    s.alpha[j] = c.w;
 #pragma unroll
     for (int c4 = 0; c4 < 4; c4++)
       s.acc[j][c4] = s.window[j][c4] = __float2half2_rn (0.0f);
+    /* the centre tap, w = 1 and d = 0, where tile_row leaves it out (known rows) */
+    if (R <= 3)
+      s.acc[j][3] = __float2half2_rn (1.0f);
   }
   /* row offsets r − R as fp16 (exact): an int-to-float conversion per row would share
    * the ex2 pipe */
@@ -212,30 +239,33 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
         s.acc[j][c4] = s.window[j][c4];
   }
 
+  /* p + Σw·d/Σw, sums of d/16 */
+  const unsigned int pixel_order = out.alpha_first ? 0x4105u : 0x5410u;   /* (r, g, b, alpha) bytes to the frame's */
+  const int x = x0 + tx;
+  const bool store_low = x < width, store_high = x + kPairStride < width;
+  unsigned int *o = reinterpret_cast<unsigned int *> (out.base + (long long) (y0 + ty0) * out.line_step) + x;
 #pragma unroll
   for (int j = 0; j < K; j++) {
-    const int y = y0 + ty0 + j;
-    if (y >= height)
+    if (y0 + ty0 + j >= height)
       break;
-    const float2 s_r = __half22float2 (s.acc[j][0]), s_g = __half22float2 (s.acc[j][1]),
-                 s_b = __half22float2 (s.acc[j][2]), s_w = __half22float2 (s.acc[j][3]);
-    const float2 p_r = __half22float2 (s.pr[j]), p_g = __half22float2 (s.pg[j]), p_b = __half22float2 (s.pb[j]);
-    const char *in_row = in.base + (long long) y * in.line_step;
-    char *out_row = out.base + (long long) y * out.line_step;
+    const float2 s_w = __half22float2 (s.acc[j][3]);
+    const float inv[2] = { 16.0f * reciprocal (s_w.x), 16.0f * reciprocal (s_w.y) };
+    unsigned int v[2][3];
+#pragma unroll
+    for (int ch = 0; ch < 3; ch++) {
+      const float2 sum = __half22float2 (s.acc[j][ch]);
+      const float2 p = __half22float2 (ch == 0 ? s.pr[j] : ch == 1 ? s.pg[j] : s.pb[j]);
+      v[0][ch] = round_to_byte (fmaf (sum.x, inv[0], fmaf (p.x, 16.0f, 0.5f)));
+      v[1][ch] = round_to_byte (fmaf (sum.y, inv[1], fmaf (p.y, 16.0f, 0.5f)));
+    }
 #pragma unroll
     for (int half = 0; half < 2; half++) {
-      const int x = x0 + tx + half * kPairStride;
-      if (x >= width)
-        break;
-      const float inv = __fdividef (16.0f, half ? s_w.y : s_w.x);   /* sums are of d/16 */
-      /* p + Σw·d/Σw can leave [0, 255] by the fp16 rounding: quantise clamps */
-      const unsigned int r = quantise (fmaf (half ? s_r.y : s_r.x, inv, 16.0f * (half ? p_r.y : p_r.x)));
-      const unsigned int g = quantise (fmaf (half ? s_g.y : s_g.x, inv, 16.0f * (half ? p_g.y : p_g.x)));
-      const unsigned int b = quantise (fmaf (half ? s_b.y : s_b.x, inv, 16.0f * (half ? p_b.y : p_b.x)));
-      const unsigned int alpha = *reinterpret_cast<const unsigned int *> (in_row + 4 * x) >> (in.alpha_first ? 0 : 24);
-      *reinterpret_cast<unsigned int *> (out_row + 4 * x) =
-          out.alpha_first ? pack_low_bytes (alpha, r, g, b) : pack_low_bytes (r, g, b, alpha);
+      const unsigned int rg = __byte_perm (v[half][0], v[half][1], 0x0040u);
+      const unsigned int ba = __byte_perm (v[half][2], half ? s.alpha[j] >> 8 : s.alpha[j], 0x0040u);
+      if (half ? store_high : store_low)
+        o[half * kPairStride] = __byte_perm (rg, ba, pixel_order);
     }
+    o = reinterpret_cast<unsigned int *> (reinterpret_cast<char *> (o) + out.line_step);
   }
 }
 
