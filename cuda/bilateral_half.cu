@@ -96,7 +96,9 @@ __device__ __forceinline__ float reciprocal (float x)
  * output) and a min, against two clamps and the add of quantise(). */
 __device__ __forceinline__ unsigned int round_to_byte (float v)
 {
-  return min (__float2uint_rd (v), 255u);
+  unsigned short b;   /* float-to-integer conversions clamp to the destination type's range */
+  asm ("cvt.rmi.u8.f32 %0, %1;" : "=h"(b) : "f"(v));
+  return b;
 }
 
 /* The per-thread state of bilateral_gauss_half: its outputs' centre pixels and sums. */
@@ -254,9 +256,11 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
 #pragma unroll
     for (int ch = 0; ch < 3; ch++) {
       const float2 sum = __half22float2 (s.acc[j][ch]);
-      const float2 p = __half22float2 (ch == 0 ? s.pr[j] : ch == 1 ? s.pg[j] : s.pb[j]);
-      v[0][ch] = round_to_byte (fmaf (sum.x, inv[0], fmaf (p.x, 16.0f, 0.5f)));
-      v[1][ch] = round_to_byte (fmaf (sum.y, inv[1], fmaf (p.y, 16.0f, 0.5f)));
+      /* 16·p + 0.5 = v + 0.5 for a byte v: exact in fp16 */
+      const float2 p = __half22float2 (__hfma2 (ch == 0 ? s.pr[j] : ch == 1 ? s.pg[j] : s.pb[j],
+          __float2half2_rn (16.0f), __float2half2_rn (0.5f)));
+      v[0][ch] = round_to_byte (fmaf (sum.x, inv[0], p.x));
+      v[1][ch] = round_to_byte (fmaf (sum.y, inv[1], p.y));
     }
 #pragma unroll
     for (int half = 0; half < 2; half++) {
