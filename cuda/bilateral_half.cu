@@ -44,13 +44,15 @@ static const int kMaxRadius = 7;
 static const double kMaxSigmaR = 64.0;
 static const int kPairStride = 32;   /* a thread's two outputs: columns x and x + 32 */
 static const int kBlockW = 32, kBlockH = 8, kOutW = 2 * kPairStride;
-/* Output rows per thread and blocks per SM (launch bounds: 80 registers at 3 blocks, 40 at
- * 6). More rows share each tile load; fewer registers let more warps hide the ex2 and
+/* Output rows per thread and blocks per SM (launch bounds: 80 registers at 3 blocks, 48 at
+ * 5). More rows share each tile load; fewer registers let more warps hide the ex2 and
  * shared-memory latency. Measured on an H100 against the neighbouring choices
- * (tests/bench/NOTES.md): r = 1 prefers 2 rows and 6 blocks (−9 % at 4K against 4 and 3),
- * r = 2, 3 four rows and 3 blocks, r >= 4 two rows and 3 blocks. */
-template <int R> constexpr int rows_per_thread () { return R == 1 ? 2 : R <= 3 ? 4 : 2; }
-template <int R> constexpr int blocks_per_sm () { return R == 1 ? 6 : 3; }
+ * (tests/bench/NOTES.md): r = 1 prefers 3 rows and 5 blocks since the epilogue got
+ * cheaper (−4 % at 4K against 2 rows and 6 blocks, the same at 1080p; 4 and 4, 4 and 5,
+ * 3 and 6, 2 and 7 no better), r = 2, 3 four rows and 3 blocks, r >= 4 two rows and 3
+ * blocks. */
+template <int R> constexpr int rows_per_thread () { return R == 1 ? 3 : R <= 3 ? 4 : 2; }
+template <int R> constexpr int blocks_per_sm () { return R == 1 ? 5 : 3; }
 
 struct HalfGaussK {
   __half2 neg_c;                         /* −c', both halves */
