@@ -148,8 +148,7 @@ bilateral_tiled (Lines in, Lines out, int width, int height, BilateralK k)
     const float inv = __fdividef (1.0f, acc[j][3]);   /* ~2 ulp: far inside the 1 LSB budget */
     const unsigned int r = quantise_mean (acc[j][0] * inv), g = quantise_mean (acc[j][1] * inv),
                        b = quantise_mean (acc[j][2] * inv);
-    *reinterpret_cast<unsigned int *> (out.at (y, x)) =
-        out.alpha_first ? pack_low_bytes (alpha, r, g, b) : pack_low_bytes (r, g, b, alpha);
+    *reinterpret_cast<unsigned int *> (out.at (y, x)) = pack_pixel (r, g, b, alpha, out.alpha_first);
   }
 }
 

@@ -94,8 +94,9 @@ __device__ __forceinline__ float reciprocal (float x)
 }
 
 /* floor(v) clamped to 0..255 for v = value + 0.5 (DESIGN.md: round half up; p + Σw·d/Σw can
- * leave [0, 255] by the fp16 rounding): one F2I (the ex2 pipe's other users are few per
- * output) and a min, against two clamps and the add of quantise(). */
+ * leave [0, 255] by the fp16 rounding): one F2I.U8, which clamps by itself, against the
+ * two clamps and the rounding add of quantise(). quantise() avoids conversions because
+ * they share the ex2 pipe; here they are six per output pair beside 96+ ex2. */
 __device__ __forceinline__ unsigned int round_to_byte (float v)
 {
   unsigned short b;   /* float-to-integer conversions clamp to the destination type's range */
@@ -244,7 +245,6 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
   }
 
   /* p + Σw·d/Σw, sums of d/16 */
-  const unsigned int pixel_order = out.alpha_first ? 0x4105u : 0x5410u;   /* (r, g, b, alpha) bytes to the frame's */
   const int x = x0 + tx;
   const bool store_low = x < width, store_high = x + kPairStride < width;
   unsigned int *o = reinterpret_cast<unsigned int *> (out.base + (long long) (y0 + ty0) * out.line_step) + x;
@@ -266,10 +266,9 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
     }
 #pragma unroll
     for (int half = 0; half < 2; half++) {
-      const unsigned int rg = __byte_perm (v[half][0], v[half][1], 0x0040u);
-      const unsigned int ba = __byte_perm (v[half][2], half ? s.alpha[j] >> 8 : s.alpha[j], 0x0040u);
       if (half ? store_high : store_low)
-        o[half * kPairStride] = __byte_perm (rg, ba, pixel_order);
+        o[half * kPairStride] =
+            pack_pixel (v[half][0], v[half][1], v[half][2], half ? s.alpha[j] >> 8 : s.alpha[j], out.alpha_first);
     }
     o = reinterpret_cast<unsigned int *> (reinterpret_cast<char *> (o) + out.line_step);
   }

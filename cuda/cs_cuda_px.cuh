@@ -90,16 +90,20 @@ __device__ __forceinline__ unsigned int quantise_mean (float v)
   return __float_as_uint (__fadd_rd (v + 0.5f, 8388608.0f));
 }
 
-/* The low bytes of four quantised words, first in byte 0. */
-__device__ __forceinline__ unsigned int pack_low_bytes (unsigned int b0, unsigned int b1, unsigned int b2, unsigned int b3)
+/* The low bytes of four quantised words (r, g, b, alpha) as one pixel in the frame's order,
+ * alpha first or last: (r, g) and (b, alpha) are paired once, and only the last PRMT
+ * depends on the order. */
+__device__ __forceinline__ unsigned int pack_pixel (unsigned int r, unsigned int g, unsigned int b, unsigned int a,
+    bool alpha_first)
 {
-  return __byte_perm (__byte_perm (b0, b1, 0x3340u), __byte_perm (b2, b3, 0x3340u), 0x5410u);
+  const unsigned int rg = __byte_perm (r, g, 0x0040u), ba = __byte_perm (b, a, 0x0040u);
+  return alpha_first ? __byte_perm (rg, ba, 0x4105u) : __byte_perm (rg, ba, 0x5410u);
 }
 
 __device__ __forceinline__ void store_px (U8, const Lines &l, char *p, float4 v)
 {
   const unsigned int r = quantise (v.x), g = quantise (v.y), b = quantise (v.z), a = quantise (v.w);
-  *reinterpret_cast<unsigned int *> (p) = l.alpha_first ? pack_low_bytes (a, r, g, b) : pack_low_bytes (r, g, b, a);
+  *reinterpret_cast<unsigned int *> (p) = pack_pixel (r, g, b, a, l.alpha_first);
 }
 
 __device__ __forceinline__ void store_px (H4, const Lines &, char *p, float4 v)
