@@ -93,17 +93,6 @@ __device__ __forceinline__ float reciprocal (float x)
   return r;
 }
 
-/* floor(v) clamped to 0..255 for v = value + 0.5 (DESIGN.md: round half up; p + Σw·d/Σw can
- * leave [0, 255] by the fp16 rounding): one F2I.U8, which clamps by itself, against the
- * two clamps and the rounding add of quantise(). quantise() avoids conversions because
- * they share the ex2 pipe; here they are six per output pair beside 96+ ex2. */
-__device__ __forceinline__ unsigned int round_to_byte (float v)
-{
-  unsigned short b;   /* float-to-integer conversions clamp to the destination type's range */
-  asm ("cvt.rmi.u8.f32 %0, %1;" : "=h"(b) : "f"(v));
-  return b;
-}
-
 /* The per-thread state of bilateral_gauss_half: its outputs' centre pixels and sums. */
 template <int K>
 struct HalfWindows {

@@ -79,6 +79,11 @@ cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
     const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream);
 
+/* Whether cs_cuda_recursive runs a width x height frame with these parameters in one
+ * kernel per tile (Deriche with warm-ups, segments of at most 64 samples and warm-ups short
+ * enough for the tile's shared memory) rather than in two passes. */
+int cs_cuda_recursive_uses_tiles (const CsRecursiveParams *p, const CsCudaDevice *dev, int width, int height);
+
 /* edgeawaregauss and recursivegauss with the segment counts of the row pass and of the
  * column pass given one by one (0: as blocks_per_stripe says, automatic when that is 0):
  * for benchmarks that measure each pass's response to its own count. */
@@ -86,6 +91,12 @@ cudaError_t cs_cuda_edgeaware_segments (const CsCudaImage *src, const CsCudaImag
     const CsEdgeAwareParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream, int row_segments, int column_segments);
 cudaError_t cs_cuda_recursive_segments (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream, int row_segments, int column_segments);
+
+/* cs_cuda_recursive_segments without the one-kernel tiles (the two passes run whatever the
+ * segments): for the tests, which hold both to 1 LSB, and the benchmark's comparison. */
+cudaError_t cs_cuda_recursive_two_pass (const CsCudaImage *src, const CsCudaImage *dst,
     const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream, int row_segments, int column_segments);
 

@@ -90,6 +90,17 @@ __device__ __forceinline__ unsigned int quantise_mean (float v)
   return __float_as_uint (__fadd_rd (v + 0.5f, 8388608.0f));
 }
 
+/* floor(v) clamped to 0..255, for v = value + 0.5 (DESIGN.md: round half up; a filter's
+ * value can leave [0, 255] by rounding): one F2I.U8, which clamps by itself, against the
+ * two clamps and the rounding add of quantise(). quantise() avoids conversions because
+ * they share the ex2 pipe; where a kernel has few ex2 or none, this is cheaper. */
+__device__ __forceinline__ unsigned int round_to_byte (float v)
+{
+  unsigned short b;   /* float-to-integer conversions clamp to the destination type's range */
+  asm ("cvt.rmi.u8.f32 %0, %1;" : "=h"(b) : "f"(v));
+  return b;
+}
+
 /* The low bytes of four quantised words (r, g, b, alpha) as one pixel in the frame's order,
  * alpha first or last: (r, g) and (b, alpha) are paired once, and only the last PRMT
  * depends on the order. */

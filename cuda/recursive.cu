@@ -15,6 +15,7 @@
 #include "cs_sweep.cuh"
 #include "cs_carry.cuh"
 #include "cs_coeffs.h"
+#include "cs_recursive_tile.cuh"
 #include "cs_partition.h"
 
 #include <math.h>
@@ -153,6 +154,14 @@ static float2 pole_power (const CsDericheCoeffs &c, int i, int L)
   return make_float2 ((float) (mag * cos (arg)), (float) (mag * sin (arg)));
 }
 
+/* Deriche with warm-ups whose tiles fit recursive_tile.cu */
+static bool tiles_cover (const CsRecursiveParams *p, int width, int height, int segments_x, int segments_y,
+    int warmup)
+{
+  return p->algorithm == CS_RECURSIVE_DERICHE && !cs_recursive_carries (p) &&
+      recursive_tiles_cover (width, height, segments_x, segments_y, warmup);
+}
+
 }  // namespace cs
 
 using namespace cs;
@@ -170,6 +179,12 @@ extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width
 {
   const bool rows = pass == CS_PASS_ROWS;
   const int n = rows ? width : height, n_lines = rows ? height : width;
+  const int warmup = (int) ceil (p->kappa * p->sigma);
+  /* warm-ups short enough for one kernel per tile (recursive_tile.cu): tiles as long as
+   * it takes, since their margins are what it repeats */
+  const int tiles_x = div_up (width, kTileMaxSegment), tiles_y = div_up (height, kTileMaxSegment);
+  if (tiles_cover (p, width, height, tiles_x, tiles_y, warmup))
+    return rows ? tiles_x : tiles_y;
   if (cs_recursive_carries (p)) {
     const int model = cs_auto_partitions_short (n, n_lines, kMinCarriedPartition / 2.0,
         saturating_sweeps (dev, pass), kMinCarriedPartition, 256, rows ? 0 : kParkOnChipMaxSamples,
@@ -177,8 +192,19 @@ extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width
     /* rows: segments of at most one tile keep their causal sums on chip (sweep_rows) */
     return carried_segments (rows ? max (model, div_up (n, 32)) : model, n);
   }
-  return cs_auto_partitions_short (n, n_lines, ceil (p->kappa * p->sigma),
+  return cs_auto_partitions_short (n, n_lines, warmup,
       saturating_sweeps (dev, pass), kMinPartition, 256, rows ? 0 : kParkOnChipMaxSamples, kParkOnChipStepCost);
+}
+
+extern "C" int cs_cuda_recursive_uses_tiles (const CsRecursiveParams *p, const CsCudaDevice *dev, int width,
+    int height)
+{
+  const auto segments = [&] (CsPass pass) {
+    return p->blocks_per_stripe ? p->blocks_per_stripe : cs_cuda_recursive_auto_blocks (dev, width, height, pass, p);
+  };
+  return !cs_recursive_params_check (p) && !cs_recursive_is_identity (p) &&
+      tiles_cover (p, width, height, segments (CS_PASS_ROWS), segments (CS_PASS_COLUMNS),
+          (int) ceil (p->kappa * p->sigma));
 }
 
 extern "C" cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
@@ -188,9 +214,27 @@ extern "C" cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaIm
   return cs_cuda_recursive_segments (src, dst, p, dev, scratch, scratch_bytes, stream, 0, 0);
 }
 
+static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, const CsRecursiveParams *p,
+    const CsCudaDevice *dev, void *scratch, size_t scratch_bytes, cudaStream_t stream, int row_segments,
+    int column_segments, bool allow_tiles);
+
 extern "C" cudaError_t cs_cuda_recursive_segments (const CsCudaImage *src, const CsCudaImage *dst,
     const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream, int row_segments, int column_segments)
+{
+  return recursive (src, dst, p, dev, scratch, scratch_bytes, stream, row_segments, column_segments, true);
+}
+
+extern "C" cudaError_t cs_cuda_recursive_two_pass (const CsCudaImage *src, const CsCudaImage *dst,
+    const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
+    cudaStream_t stream, int row_segments, int column_segments)
+{
+  return recursive (src, dst, p, dev, scratch, scratch_bytes, stream, row_segments, column_segments, false);
+}
+
+static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, const CsRecursiveParams *p,
+    const CsCudaDevice *dev, void *scratch, size_t scratch_bytes, cudaStream_t stream, int row_segments,
+    int column_segments, bool allow_tiles)
 {
   const int w = src->width, h = src->height;
   if (w != dst->width || h != dst->height || w <= 0 || h <= 0 || cs_recursive_params_check (p))
@@ -214,6 +258,12 @@ extern "C" cudaError_t cs_cuda_recursive_segments (const CsCudaImage *src, const
     cols.segments = cs_cuda_recursive_auto_blocks (dev, w, h, CS_PASS_COLUMNS, p);
 
   const Lines in_r = make_lines (src->data, src->pitch, 4, true, src->alpha_offset == 0);
+  if (allow_tiles && tiles_cover (p, w, h, rows.segments, cols.segments, warmup)) {
+    CsDericheCoeffs c;
+    cs_deriche_coeffs (p->sigma, &c);
+    return recursive_tiles (in_r, make_lines (dst->data, dst->pitch, 4, true, dst->alpha_offset == 0), w, h,
+        rows.segments, cols.segments, warmup, c, stream);
+  }
   const Lines t_r = make_lines (t_plane, pitch_t, 8, true, 0);
   const Lines t_c = make_lines (t_plane, pitch_t, 8, false, 0);
   const Lines out_c = make_lines (dst->data, dst->pitch, 4, false, dst->alpha_offset == 0);

@@ -220,7 +220,8 @@ static double memory_floor_ms (double bytes)
 }
 
 /* Either filter with the row and column passes' segment counts set one by one. */
-static Result run_segments (Frame &f, const CsEdgeAwareParams *ea, const CsRecursiveParams *rc, int rows, int cols)
+static Result run_segments (Frame &f, const CsEdgeAwareParams *ea, const CsRecursiveParams *rc, int rows, int cols,
+    bool two_pass = false)
 {
   const size_t bytes = ea ? cs_cuda_edgeaware_scratch_bytes (f.w, f.h) : cs_cuda_recursive_scratch_bytes (f.w, f.h);
   void *scratch;
@@ -228,7 +229,8 @@ static Result run_segments (Frame &f, const CsEdgeAwareParams *ea, const CsRecur
   Result r = time_launches (f, [&] (void *in) {
     const CsCudaImage s = { in, f.w, f.h, f.pitch, 3 }, d = { f.output, f.w, f.h, f.pitch, 3 };
     return ea ? cs_cuda_edgeaware_segments (&s, &d, ea, &dev, scratch, bytes, 0, rows, cols)
-              : cs_cuda_recursive_segments (&s, &d, rc, &dev, scratch, bytes, 0, rows, cols);
+              : (two_pass ? cs_cuda_recursive_two_pass : cs_cuda_recursive_segments) (&s, &d, rc, &dev, scratch, bytes,
+                    0, rows, cols);
   });
   CHECK (cudaFree (scratch));
   return r;
@@ -240,9 +242,9 @@ static Result run_edgeaware (Frame &f, const CsEdgeAwareParams &p)
   return run_segments (f, &p, NULL, 0, 0);
 }
 
-static Result run_recursive (Frame &f, const CsRecursiveParams &p)
+static Result run_recursive (Frame &f, const CsRecursiveParams &p, bool two_pass = false)
 {
-  return run_segments (f, NULL, &p, 0, 0);
+  return run_segments (f, NULL, &p, 0, 0, two_pass);
 }
 
 static Result run_bilateral (Frame &f, const CsBilateralParams &p, bool float_kernel = false)
@@ -299,9 +301,10 @@ static void bench_recursive (void)
   for (auto sz : { std::make_pair (1920, 1080), std::make_pair (3840, 2160) }) {
     Frame f = make_frame (sz.first, sz.second);
     const double floor_ms = memory_floor_ms (8.0 * f.w * f.h);
-    const struct { CsRecursiveAlgorithm alg; CsPartitionStart start; } cases[] = {
-      { CS_RECURSIVE_DERICHE, CS_PARTITION_CARRY }, { CS_RECURSIVE_DERICHE, CS_PARTITION_WARM_UP },
-      { CS_RECURSIVE_YOUNG_VAN_VLIET, CS_PARTITION_WARM_UP },
+    /* warm-ups that tiles take are timed again through the two passes, at the same counts */
+    const struct { CsRecursiveAlgorithm alg; CsPartitionStart start; bool two_pass; } cases[] = {
+      { CS_RECURSIVE_DERICHE, CS_PARTITION_CARRY, false }, { CS_RECURSIVE_DERICHE, CS_PARTITION_WARM_UP, false },
+      { CS_RECURSIVE_DERICHE, CS_PARTITION_WARM_UP, true }, { CS_RECURSIVE_YOUNG_VAN_VLIET, CS_PARTITION_WARM_UP, false },
     };
     for (double s : { 0.5, 2.0, 5.0, 20.0, 50.0, 200.0 })
       for (const auto &c : cases) {
@@ -309,8 +312,12 @@ static void bench_recursive (void)
         p.sigma = s;
         p.algorithm = c.alg;
         p.partition_start = c.start;
-        Result r = run_recursive (f, p);
-        print_line ("recursivegauss", f, fmt ("sigma=%g,algorithm=%s,partition-start=%s,blocks-per-stripe=0,kappa=%g", s,
+        const bool tiles = cs_cuda_recursive_uses_tiles (&p, &dev, f.w, f.h);
+        if (c.two_pass && !tiles)
+          continue;
+        Result r = run_recursive (f, p, c.two_pass);
+        print_line (c.two_pass ? "recursivegauss(two-pass)" : tiles ? "recursivegauss(tiles)" : "recursivegauss", f,
+            fmt ("sigma=%g,algorithm=%s,partition-start=%s,blocks-per-stripe=0,kappa=%g", s,
             c.alg ? "young-van-vliet" : "deriche", c.start == CS_PARTITION_CARRY ? "carry" : "warm-up", p.kappa),
             r, floor_ms, "memory(read+write 8 B/px)",
             fmt (" auto_blocks=%d/%d", cs_cuda_recursive_auto_blocks (&dev, f.w, f.h, CS_PASS_ROWS, &p),

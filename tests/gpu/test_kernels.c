@@ -231,6 +231,34 @@ START_TEST (test_recursive)
 }
 END_TEST
 
+/* Deriche with warm-ups in one kernel per tile (recursive_tile.cu): segment counts that
+ * make every segment at most 64 long, on every input (odd sizes, 1-pixel segments of a
+ * 7-pixel side cut 65 ways, padded and cudaMallocPitch strides), warm-ups from 1 sample to
+ * the longest a tile takes; and one count per input whose segments are too long, through
+ * the two-pass path, on the same inputs. */
+START_TEST (test_recursive_tiles)
+{
+  const double sigmas[] = { 0.5, 2.0, 5.0 }, kappas[] = { 3.0, 1.0 };
+  const Input *in = &inputs[_i % 7];
+  CsImage src = make_input (in);
+  CsTestJob j = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
+  j.rc.sigma = sigmas[(_i / 7) % 3];
+  j.rc.kappa = kappas[(_i / 21) % 2];
+  j.rc.partition_start = CS_PARTITION_WARM_UP;
+  const int longest = src.width > src.height ? src.width : src.height;
+  const bool long_segments = _i >= 42;
+  j.rc.blocks_per_stripe = long_segments ? 1 : (longest + 63) / 64;
+  const bool tiles = cs_cuda_recursive_uses_tiles (&j.rc, &device, src.width, src.height);
+  ck_assert_msg (tiles == (!long_segments || longest <= 64), "tile path %s for %dx%d, %d blocks",
+      tiles ? "taken" : "not taken", src.width, src.height, j.rc.blocks_per_stripe);
+  char what[96];
+  snprintf (what, sizeof what, "recursive %s sigma %g kappa %g blocks %d", tiles ? "tiles" : "two-pass",
+      j.rc.sigma, j.rc.kappa, j.rc.blocks_per_stripe);
+  check_against_reference (&j, &src, in->pad, 1, what);
+  cs_test_image_free (&src);
+}
+END_TEST
+
 START_TEST (test_bilateral_exact)
 {
   const int radii[] = { 1, 2, 3, 5, 7, 15, 32 };
@@ -368,6 +396,7 @@ static Suite *suite (void)
   tcase_add_loop_test (tc, test_edgeaware_algorithm_c, 0, 10);
   tcase_add_test (tc, test_edgeaware_auto_vs_algorithm_a);
   tcase_add_loop_test (tc, test_recursive, 0, 60 * 5);
+  tcase_add_loop_test (tc, test_recursive_tiles, 0, 42 + 7);
   tcase_add_loop_test (tc, test_bilateral_exact, 0, 14 * 3);
   tcase_add_loop_test (tc, test_bilateral_exact_float, 0, 15);
   tcase_add_loop_test (tc, test_bilateral_half_ranges, 0, 75);
