@@ -419,6 +419,7 @@ static void bench_pass_sweep (void)
     { 1920, 1080, false, 5, 0, CS_PARTITION_CARRY }, { 3840, 2160, false, 5, 0, CS_PARTITION_CARRY },
     { 3840, 2160, false, 200, 0, CS_PARTITION_CARRY },
     { 1920, 1080, false, 5, 0, CS_PARTITION_WARM_UP }, { 3840, 2160, false, 5, 0, CS_PARTITION_WARM_UP },
+    { 1920, 1080, false, 0.5, 0, CS_PARTITION_WARM_UP }, { 3840, 2160, false, 0.5, 0, CS_PARTITION_WARM_UP },
     { 3840, 2160, false, 50, 0, CS_PARTITION_WARM_UP },
     { 1920, 1080, true, 20, 40, CS_PARTITION_WARM_UP }, { 2048, 2048, true, 50, 50, CS_PARTITION_WARM_UP },
     { 3840, 2160, true, 20, 40, CS_PARTITION_WARM_UP },
