@@ -16,9 +16,11 @@
  * real part alone: from (1 − b̄z⁻¹)(1 − bz⁻¹)h = (1 − b̄z⁻¹)x·Δf,
  *     Re h[k] = 2Re b·Re h[k−1] − |b|²·Re h[k−2] + Re x·Δf[k] − Re(b̄x)·Δf[k−1],
  * and both poles' together as one fourth-order recursion (RealPoles): eight FMAs a step
- * against twelve for the two complex steps, one of them on the dependency chain. A sweep starts from zero (its warm-up start or the border: h = 0, Δf = 0 there).
- * Each thread sweeps one channel of one line, so a block has three threads per line: the
- * tile's lines are too few to fill an SM otherwise (shared memory allows 3 blocks).
+ * against twelve for the two complex steps, one of them on the dependency chain. A sweep
+ * starts from zero (its warm-up start or the border: h = 0, Δf = 0 there). Each thread
+ * sweeps one channel of one line, so a block has three threads per line: the tile's lines
+ * are too few to fill an SM otherwise (shared memory allows 3–4 blocks).
+ * The frame must not be the output (tiles read their neighbours' margins).
  *
  * Shared memory: the frame's words of the tile and its margins (rows x columns), the
  * row-filtered T of the tile's columns on all those rows as three fp16 planes (the causal
