@@ -181,8 +181,12 @@ extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width
   const int n = rows ? width : height, n_lines = rows ? height : width;
   const int warmup = (int) ceil (p->kappa * p->sigma);
   /* warm-ups short enough for one kernel per tile (recursive_tile.cu): tiles as long as
-   * it takes, since their margins are what it repeats */
-  const int tiles_x = div_up (width, kTileMaxSegment), tiles_y = div_up (height, kTileMaxSegment);
+   * they can be, since their margins are what it repeats, but shorter where a frame gives
+   * fewer tiles than the GPU has SMs (512x512: 32 samples, 0.019 against 0.025 ms) */
+  int tile = kTileMaxSegment;
+  while (tile > 16 && (long long) div_up (width, tile) * div_up (height, tile) < dev->sm_count)
+    tile /= 2;
+  const int tiles_x = div_up (width, tile), tiles_y = div_up (height, tile);
   if (tiles_cover (p, width, height, tiles_x, tiles_y, warmup))
     return rows ? tiles_x : tiles_y;
   if (cs_recursive_carries (p)) {

@@ -294,6 +294,11 @@ cudaError_t recursive_tiles (Lines in, Lines out, int width, int height, int seg
   const TileGeometry g = tile_geometry (width, height, segments_x, segments_y, warmup);
   const size_t bytes = tile_shared_bytes (g);
   cudaError_t err = cudaFuncSetAttribute (recursive_tile, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) bytes);
+  /* all of the SM's L1 as shared memory whatever this launch's size: the kernel reads the
+   * frame once, and a carveout that follows the size would be re-chosen between frames */
+  if (err == cudaSuccess)
+    err = cudaFuncSetAttribute (recursive_tile, cudaFuncAttributePreferredSharedMemoryCarveout,
+        cudaSharedmemCarveoutMaxShared);
   if (err != cudaSuccess)
     return err;
   recursive_tile<<<dim3 (segments_x, segments_y), tile_threads (g), bytes, stream>>> (in, out, g, k);
