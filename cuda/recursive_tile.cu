@@ -203,7 +203,7 @@ __device__ __forceinline__ void sweep_column (unsigned int *t, unsigned int *par
     const float2 v = unpack_half2 (t[m * stride]), p = unpack_half2 (park[m * stride]);
     const float h1 = q.step (k, v.y - prev), h0 = q.step (k, v.x - v.y);
     prev = v.x;
-    t[m * stride] = round_to_byte (v.x + p.x + h0 + 0.5f) | round_to_byte (v.y + p.y + h1 + 0.5f) << 16;
+    t[m * stride] = round_to_byte (v.x + p.x + h0) | round_to_byte (v.y + p.y + h1) << 16;   /* T holds +0.5 */
   }
 }
 
@@ -275,7 +275,10 @@ recursive_tile (Lines in, Lines out, TileGeometry g, RealPoles k)
     const uint2 *line = frame + m * g.in_stride - rx0;   /* indexed by x */
     unsigned int *t = t_planes + ch * g.t_plane + m * g.t_stride - x_st;
     const unsigned int select = 0x7440u | (first + ch);
-    sweep_line<float2> (rx0, x_st, x_en, rx1 - 1, 8388608.0f, k,
+    /* T is kept as f + Re Σ(h⁺ + h⁻) + 0.5, the rounding's half (DESIGN.md: floor(v + 0.5)),
+     * so that the column sweeps, whose recursions see only differences, add it for free:
+     * the byte is 2^23 + f exactly, and 2^23 − 0.5 is exact in float */
+    sweep_line<float2> (rx0, x_st, x_en, rx1 - 1, 8388607.5f, k,
         [&] (int x) {
           const uint2 w = line[x];
           return make_float2 (__uint_as_float (__byte_perm (w.x, 0x4B000000u, select)),
