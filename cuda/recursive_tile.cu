@@ -210,7 +210,7 @@ __device__ __forceinline__ void sweep_column (unsigned int *t, unsigned int *par
 struct TileGeometry {
   int width, height, segments_x, segments_y, warmup;
   int t_stride;     /* words per row pair of a T plane (odd) */
-  int in_stride;    /* row pairs of frame words: uint2 per row pair and column (odd count) */
+  int in_stride;    /* uint2 per row pair of the frame words (one per column; odd) */
   int pairs_max;    /* the most row pairs a tile with margins has */
   int t_plane;      /* words per T plane: pairs_max · t_stride */
   int park_plane;   /* words per plane of column sums: the pairs that hold a column segment */
