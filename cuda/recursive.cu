@@ -154,6 +154,11 @@ static float2 pole_power (const CsDericheCoeffs &c, int i, int L)
   return make_float2 ((float) (mag * cos (arg)), (float) (mag * sin (arg)));
 }
 
+static int warmup_samples (const CsRecursiveParams *p)
+{
+  return (int) ceil (p->kappa * p->sigma);
+}
+
 /* Deriche with warm-ups whose tiles fit recursive_tile.cu */
 static bool tiles_cover (const CsRecursiveParams *p, int width, int height, int segments_x, int segments_y,
     int warmup)
@@ -179,7 +184,7 @@ extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width
 {
   const bool rows = pass == CS_PASS_ROWS;
   const int n = rows ? width : height, n_lines = rows ? height : width;
-  const int warmup = (int) ceil (p->kappa * p->sigma);
+  const int warmup = warmup_samples (p);
   /* warm-ups short enough for one kernel per tile (recursive_tile.cu): tiles as long as
    * they can be, since their margins are what it repeats, but shorter where a frame gives
    * fewer tiles than the GPU has SMs (512x512: 32 samples, 0.019 against 0.025 ms) */
@@ -200,15 +205,20 @@ extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width
       saturating_sweeps (dev, pass), kMinPartition, 256, rows ? 0 : kParkOnChipMaxSamples, kParkOnChipStepCost);
 }
 
+/* A pass's segment count: the caller's (benchmarks), else blocks-per-stripe, else auto. */
+static int pass_segments (const CsRecursiveParams *p, const CsCudaDevice *dev, int width, int height, CsPass pass,
+    int requested)
+{
+  const int segments = requested ? requested : p->blocks_per_stripe;
+  return segments ? segments : cs_cuda_recursive_auto_blocks (dev, width, height, pass, p);
+}
+
 extern "C" int cs_cuda_recursive_uses_tiles (const CsRecursiveParams *p, const CsCudaDevice *dev, int width,
     int height)
 {
-  const auto segments = [&] (CsPass pass) {
-    return p->blocks_per_stripe ? p->blocks_per_stripe : cs_cuda_recursive_auto_blocks (dev, width, height, pass, p);
-  };
   return !cs_recursive_params_check (p) && !cs_recursive_is_identity (p) &&
-      tiles_cover (p, width, height, segments (CS_PASS_ROWS), segments (CS_PASS_COLUMNS),
-          (int) ceil (p->kappa * p->sigma));
+      tiles_cover (p, width, height, pass_segments (p, dev, width, height, CS_PASS_ROWS, 0),
+          pass_segments (p, dev, width, height, CS_PASS_COLUMNS, 0), warmup_samples (p));
 }
 
 extern "C" cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
@@ -251,15 +261,11 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
   const size_t pitch_t = plane_pitch (w, 8), pitch_w = plane_pitch (w, 16);
   char *t_plane = (char *) scratch;
   char *second = t_plane + pitch_t * h;   /* parked sums (pitch_t) or YvV w (pitch_w) */
-  const int warmup = (int) ceil (p->kappa * p->sigma);
+  const int warmup = warmup_samples (p);
   if (row_segments < 0 || column_segments < 0)
     return cudaErrorInvalidValue;
-  Geometry rows = { { w, h, row_segments ? row_segments : p->blocks_per_stripe }, warmup };
-  Geometry cols = { { h, w, column_segments ? column_segments : p->blocks_per_stripe }, warmup };
-  if (rows.segments == 0)
-    rows.segments = cs_cuda_recursive_auto_blocks (dev, w, h, CS_PASS_ROWS, p);
-  if (cols.segments == 0)
-    cols.segments = cs_cuda_recursive_auto_blocks (dev, w, h, CS_PASS_COLUMNS, p);
+  Geometry rows = { { w, h, pass_segments (p, dev, w, h, CS_PASS_ROWS, row_segments) }, warmup };
+  Geometry cols = { { h, w, pass_segments (p, dev, w, h, CS_PASS_COLUMNS, column_segments) }, warmup };
 
   const Lines in_r = make_lines (src->data, src->pitch, 4, true, src->alpha_offset == 0);
   if (allow_tiles && tiles_cover (p, w, h, rows.segments, cols.segments, warmup)) {
