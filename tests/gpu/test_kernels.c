@@ -333,6 +333,28 @@ START_TEST (test_bilateral_half_ranges)
 }
 END_TEST
 
+/* The packed-half kernel's epilogue rounds in fp16 and takes the byte from the bits
+ * (bilateral_half.cu): means at the ends of the byte range, from neighbours 0–2 and
+ * 253–255, must neither wrap nor leave 1 LSB; both alpha layouts, a frame edge on every
+ * side and interior blocks (293 is 4 x 64 columns and a partial fifth). */
+START_TEST (test_bilateral_half_extremes)
+{
+  const int radii[] = { 1, 2, 3, 5, 7 };
+  const double sigma_r[] = { 2, 30, 64 };
+  CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
+  j.bl.radius = radii[_i % 5];
+  j.bl.sigma_r = sigma_r[(_i / 5) % 3];
+  j.bl.sigma = 3.0 * j.bl.radius;
+  ck_assert (cs_cuda_bilateral_uses_half (&j.bl));
+  CsImage src = cs_test_image_new (293, 131, 0, _i % 2 ? 0 : 3, 0);
+  cs_test_fill_extremes (&src, (uint32_t) _i);
+  char what[96];
+  snprintf (what, sizeof what, "bilateral half2 extremes r %d sigma-r %g", j.bl.radius, j.bl.sigma_r);
+  check_against_reference (&j, &src, 12, 1, what);
+  cs_test_image_free (&src);
+}
+END_TEST
+
 START_TEST (test_bilateral_separable)
 {
   CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
@@ -400,6 +422,7 @@ static Suite *suite (void)
   tcase_add_loop_test (tc, test_bilateral_exact, 0, 14 * 3);
   tcase_add_loop_test (tc, test_bilateral_exact_float, 0, 15);
   tcase_add_loop_test (tc, test_bilateral_half_ranges, 0, 75);
+  tcase_add_loop_test (tc, test_bilateral_half_extremes, 0, 15);
   tcase_add_loop_test (tc, test_bilateral_separable, 0, 6);
   tcase_add_test (tc, test_identity_copies);
   tcase_add_test (tc, test_bad_arguments_are_errors);

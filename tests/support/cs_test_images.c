@@ -58,6 +58,20 @@ void cs_test_fill_spikes (CsImage *img, uint32_t seed)
     }
 }
 
+void cs_test_fill_extremes (CsImage *img, uint32_t seed)
+{
+  static const uint8_t values[] = { 0, 1, 2, 253, 254, 255 };
+  uint32_t s = seed * 2654435761u + 5;
+  const int co = cs_colour_offset (img->alpha_offset);
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < img->width; x++) {
+      uint8_t *p = cs_image_pixel (img, x, y);
+      for (int c = 0; c < 3; c++)
+        p[co + c] = values[(next (&s) >> 24) % 6];
+      p[img->alpha_offset] = (uint8_t) (next (&s) >> 24);
+    }
+}
+
 void cs_test_fill_scene (CsImage *img, uint32_t seed)
 {
   uint32_t s = seed * 2654435761u + 7;

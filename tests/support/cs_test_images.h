@@ -18,6 +18,9 @@ void cs_test_fill_noise (CsImage *img, uint32_t seed);
 void cs_test_fill_scene (CsImage *img, uint32_t seed);   /* smooth shapes, edges and noise */
 /* Isolated grey-255 spikes (1 pixel in 20) on a flat grey-10 field, random alpha. */
 void cs_test_fill_spikes (CsImage *img, uint32_t seed);
+/* every colour byte 0, 1, 2, 253, 254 or 255 (alpha random): weighted means that lie at
+ * the ends of the byte range, where a rounded sum could step past them */
+void cs_test_fill_extremes (CsImage *img, uint32_t seed);
 void cs_test_fill_constant (CsImage *img, uint8_t r, uint8_t g, uint8_t b);
 
 /* Reads a binary PPM (P6, maxval 255) into a new image; width 0 on failure. */
