@@ -225,7 +225,7 @@ extern "C" int cs_cuda_bilateral_uses_half (const CsBilateralParams *p)
 }
 
 static cudaError_t bilateral (const CsCudaImage *src, const CsCudaImage *dst, const CsBilateralParams *p,
-    void *scratch, size_t scratch_bytes, bool half_allowed, cudaStream_t stream)
+    const CsCudaDevice *dev, void *scratch, size_t scratch_bytes, bool half_allowed, cudaStream_t stream)
 {
   const int w = src->width, h = src->height;
   if (w != dst->width || h != dst->height || w <= 0 || h <= 0 || cs_bilateral_params_check (p))
@@ -252,7 +252,7 @@ static cudaError_t bilateral (const CsCudaImage *src, const CsCudaImage *dst, co
     return cudaGetLastError ();
   }
   if (half_allowed && cs_cuda_bilateral_uses_half (p))
-    return bilateral_gauss_half (in, out, w, h, k.radius, p->sigma, p->sigma_r, stream);
+    return bilateral_gauss_half (in, out, w, h, k.radius, p->sigma, p->sigma_r, dev ? dev->sm_count : 0, stream);
   const dim3 block (kTileW, kBlockH), grid (div_up (w, kTileW), div_up (h, kTileH));
   switch (k.radius) {
 #define CASE(R) \
@@ -276,14 +276,12 @@ extern "C" cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaIm
     const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream)
 {
-  (void) dev;
-  return bilateral (src, dst, p, scratch, scratch_bytes, true, stream);
+  return bilateral (src, dst, p, dev, scratch, scratch_bytes, true, stream);
 }
 
 extern "C" cudaError_t cs_cuda_bilateral_float (const CsCudaImage *src, const CsCudaImage *dst,
     const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream)
 {
-  (void) dev;
-  return bilateral (src, dst, p, scratch, scratch_bytes, false, stream);
+  return bilateral (src, dst, p, dev, scratch, scratch_bytes, false, stream);
 }

@@ -13,8 +13,9 @@ namespace cs {
  * (fp16 sums) and a range constant fp16 can hold (σr >= about 0.08). */
 bool bilateral_gauss_half_covers (int radius, double sigma_r);
 
+/* sm_count: the GPU's, for the launch shape (0: a shape that suits any frame) */
 cudaError_t bilateral_gauss_half (Lines in, Lines out, int width, int height, int radius,
-    double sigma, double sigma_r, cudaStream_t stream);
+    double sigma, double sigma_r, int sm_count, cudaStream_t stream);
 
 }  // namespace cs
 

@@ -125,6 +125,66 @@ static double measure_rate (K kernel, double ops_per_thread)
   return 10.0 * blocks * threads * ops_per_thread / (ms * 1e-3);
 }
 
+__global__ void empty_kernel (int *out)
+{
+  if (out && threadIdx.x == 1024)
+    out[0] = 0;
+}
+
+__global__ void copy_kernel (const uint4 *in, uint4 *out, size_t n)
+{
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n; i += (size_t) gridDim.x * blockDim.x)
+    out[i] = in[i];
+}
+
+/* What one launch costs as time_launches() sees it, alone (an empty kernel) and with the
+ * least work a filter does (a copy of an RGBA frame, 8 B/px): where a kernel's memory or
+ * arithmetic floor is a few microseconds, these are the floors it cannot go under. */
+static double time_one_launch_ms (size_t frame_bytes)
+{
+  /* inputs rotated over more bytes than L2 holds, as for the filters (make_frame) */
+  std::vector<uint4 *> inputs (frame_bytes ? 1 + (3 * (size_t) dev.l2_bytes) / frame_bytes : 0);
+  uint4 *b = nullptr;
+  for (auto &a : inputs) {
+    CHECK (cudaMalloc (&a, frame_bytes));
+    CHECK (cudaMemset (a, 1, frame_bytes));
+  }
+  if (frame_bytes)
+    CHECK (cudaMalloc (&b, frame_bytes));
+  const size_t n = frame_bytes / sizeof (uint4);
+  int turn = 0;
+  const auto launch = [&] {
+    if (n)
+      copy_kernel<<<dev.sm_count * 8, 256>>> (inputs[turn++ % inputs.size ()], b, n);
+    else
+      empty_kernel<<<1, 32>>> (nullptr);
+  };
+  cudaEvent_t e0, e1;
+  CHECK (cudaEventCreate (&e0));
+  CHECK (cudaEventCreate (&e1));
+  for (int i = 0; i < 5; i++)
+    launch ();
+  CHECK (cudaDeviceSynchronize ());
+  std::vector<float> t;
+  for (int i = 0; i < 60; i++) {
+    CHECK (cudaEventRecord (e0));
+    launch ();
+    CHECK (cudaEventRecord (e1));
+    CHECK (cudaEventSynchronize (e1));
+    float ms;
+    CHECK (cudaEventElapsedTime (&ms, e0, e1));
+    t.push_back (ms);
+  }
+  CHECK (cudaEventDestroy (e0));
+  CHECK (cudaEventDestroy (e1));
+  for (auto a : inputs)
+    CHECK (cudaFree (a));
+  if (b)
+    CHECK (cudaFree (b));
+  std::sort (t.begin (), t.end ());
+  return t[t.size () / 2];
+}
+
 /* ---- one measurement ---- */
 
 struct Frame {
@@ -485,6 +545,9 @@ int main (int argc, char **argv)
   printf ("device name=\"%s\" sms=%d l2_mb=%.0f bandwidth_gbs=%.0f fp32_ginst=%.0f ex2_ginst=%.0f input=%s\n",
       prop.name, dev.sm_count, dev.l2_bytes / 1048576.0, g_bw_gbs, g_fma_rate / 1e9, g_ex2_rate / 1e9,
       g_photo.width ? "photo" : "synthetic");
+  printf ("launch empty_kernel_ms=%.4f copy_1080p_ms=%.4f copy_4k_ms=%.4f (one launch as the benchmark times it; "
+          "copy = an RGBA frame read and written, 8 B/px, inputs rotated as for the filters)\n",
+      time_one_launch_ms (0), time_one_launch_ms ((size_t) 1920 * 1080 * 4), time_one_launch_ms ((size_t) 3840 * 2160 * 4));
   if (!only || !strcmp (only, "recursive"))
     bench_recursive ();
   if (!only || !strcmp (only, "bilateral"))

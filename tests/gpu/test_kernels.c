@@ -355,6 +355,25 @@ START_TEST (test_bilateral_half_extremes)
 }
 END_TEST
 
+/* Radius 1 runs in strips of 62 columns by 8 rows, one warp each (bilateral_half.cu):
+ * widths around one and two strips, heights around one strip, a row alone; and a frame
+ * large enough for strips of 16 rows (on GPUs of up to 132 SMs), whose height leaves a
+ * partial last strip. */
+START_TEST (test_bilateral_strips)
+{
+  const int widths[] = { 61, 62, 63, 64, 124, 125 }, heights[] = { 1, 7, 8, 9, 17 };
+  CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
+  j.bl.radius = 1;
+  j.bl.sigma = 1.0;
+  j.bl.sigma_r = 30;
+  const bool large = _i == 30;
+  CsImage src = cs_test_image_new (large ? 3841 : widths[_i % 6], large ? 1703 : heights[_i / 6], 0, _i % 2 ? 0 : 3, 0);
+  cs_test_fill_noise (&src, (uint32_t) _i);
+  check_against_reference (&j, &src, 8, 1, "bilateral half2 r 1 strips");
+  cs_test_image_free (&src);
+}
+END_TEST
+
 START_TEST (test_bilateral_separable)
 {
   CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
@@ -423,6 +442,7 @@ static Suite *suite (void)
   tcase_add_loop_test (tc, test_bilateral_exact_float, 0, 15);
   tcase_add_loop_test (tc, test_bilateral_half_ranges, 0, 75);
   tcase_add_loop_test (tc, test_bilateral_half_extremes, 0, 15);
+  tcase_add_loop_test (tc, test_bilateral_strips, 0, 31);
   tcase_add_loop_test (tc, test_bilateral_separable, 0, 6);
   tcase_add_test (tc, test_identity_copies);
   tcase_add_test (tc, test_bad_arguments_are_errors);
