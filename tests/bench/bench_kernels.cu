@@ -125,6 +125,33 @@ static double measure_rate (K kernel, double ops_per_thread)
   return 10.0 * blocks * threads * ops_per_thread / (ms * 1e-3);
 }
 
+/* Each of `runs` launches timed alone between two events, after `warmups` untimed ones;
+ * launch (i) gets the run's index (inputs rotate by it). Sorted. */
+template <class Launch>
+static std::vector<float> timed_runs (Launch launch, int warmups, int runs)
+{
+  cudaEvent_t e0, e1;
+  CHECK (cudaEventCreate (&e0));
+  CHECK (cudaEventCreate (&e1));
+  for (int i = 0; i < warmups; i++)
+    launch (i);
+  CHECK (cudaDeviceSynchronize ());
+  std::vector<float> t;
+  for (int i = 0; i < runs; i++) {
+    CHECK (cudaEventRecord (e0));
+    launch (i);
+    CHECK (cudaEventRecord (e1));
+    CHECK (cudaEventSynchronize (e1));
+    float ms;
+    CHECK (cudaEventElapsedTime (&ms, e0, e1));
+    t.push_back (ms);
+  }
+  CHECK (cudaEventDestroy (e0));
+  CHECK (cudaEventDestroy (e1));
+  std::sort (t.begin (), t.end ());
+  return t;
+}
+
 __global__ void empty_kernel (int *out)
 {
   if (out && threadIdx.x == 1024)
@@ -152,36 +179,16 @@ static double time_one_launch_ms (size_t frame_bytes)
   if (frame_bytes)
     CHECK (cudaMalloc (&b, frame_bytes));
   const size_t n = frame_bytes / sizeof (uint4);
-  int turn = 0;
-  const auto launch = [&] {
+  const std::vector<float> t = timed_runs ([&] (int i) {
     if (n)
-      copy_kernel<<<dev.sm_count * 8, 256>>> (inputs[turn++ % inputs.size ()], b, n);
+      copy_kernel<<<dev.sm_count * 8, 256>>> (inputs[i % inputs.size ()], b, n);
     else
       empty_kernel<<<1, 32>>> (nullptr);
-  };
-  cudaEvent_t e0, e1;
-  CHECK (cudaEventCreate (&e0));
-  CHECK (cudaEventCreate (&e1));
-  for (int i = 0; i < 5; i++)
-    launch ();
-  CHECK (cudaDeviceSynchronize ());
-  std::vector<float> t;
-  for (int i = 0; i < 60; i++) {
-    CHECK (cudaEventRecord (e0));
-    launch ();
-    CHECK (cudaEventRecord (e1));
-    CHECK (cudaEventSynchronize (e1));
-    float ms;
-    CHECK (cudaEventElapsedTime (&ms, e0, e1));
-    t.push_back (ms);
-  }
-  CHECK (cudaEventDestroy (e0));
-  CHECK (cudaEventDestroy (e1));
+  }, 5, 60);
   for (auto a : inputs)
     CHECK (cudaFree (a));
   if (b)
     CHECK (cudaFree (b));
-  std::sort (t.begin (), t.end ());
   return t[t.size () / 2];
 }
 
@@ -240,25 +247,8 @@ struct Result {
 template <class Launch>
 static Result time_launches (Frame &f, Launch launch)
 {
-  cudaEvent_t e0, e1;
-  CHECK (cudaEventCreate (&e0));
-  CHECK (cudaEventCreate (&e1));
-  for (int i = 0; i < g_warmups; i++)
-    CHECK (launch (f.inputs[i % f.inputs.size ()]));
-  CHECK (cudaDeviceSynchronize ());
-  std::vector<float> t;
-  for (int i = 0; i < g_runs; i++) {
-    CHECK (cudaEventRecord (e0));
-    CHECK (launch (f.inputs[i % f.inputs.size ()]));
-    CHECK (cudaEventRecord (e1));
-    CHECK (cudaEventSynchronize (e1));
-    float ms;
-    CHECK (cudaEventElapsedTime (&ms, e0, e1));
-    t.push_back (ms);
-  }
-  CHECK (cudaEventDestroy (e0));
-  CHECK (cudaEventDestroy (e1));
-  std::sort (t.begin (), t.end ());
+  const std::vector<float> t =
+      timed_runs ([&] (int i) { CHECK (launch (f.inputs[i % f.inputs.size ()])); }, g_warmups, g_runs);
   return { t[t.size () / 2], t[0] };
 }
 
