@@ -370,7 +370,7 @@ __device__ __forceinline__ Tap fresh_tap (const __half2 (&q)[3], const __half2 (
   return t;
 }
 
-/* The halves (lane − 1's high, own low) or (own high, lane + 1's low) of every word. */
+/* The halves (lane − 1's high, own low) or (own high, lane + 1's low) of a word. */
 __device__ __forceinline__ __half2 from_left (__half2 x)
 {
   const unsigned int own = *reinterpret_cast<const unsigned int *> (&x);
@@ -381,15 +381,17 @@ __device__ __forceinline__ __half2 from_right (__half2 x)
   const unsigned int own = *reinterpret_cast<const unsigned int *> (&x);
   return as_half2 (__byte_perm (own, __shfl_down_sync (0xFFFFFFFFu, own, 1), 0x5432u));
 }
-template <bool kLeft>
-__device__ __forceinline__ Tap shifted (const Tap &t)
+/* A tap whose weight comes from its other end: only the weight travels (one shuffle and
+ * one PRMT); the differences q − p are exact in fp16, so recomputing them (3 HSUB2) gives
+ * the bits the partner's negated ones would, for 5 instructions instead of 8. */
+__device__ __forceinline__ Tap taken_tap (__half2 w, const __half2 (&q)[3], const __half2 (&p)[3])
 {
-  Tap s;
-  s.w = kLeft ? from_left (t.w) : from_right (t.w);
+  Tap t;
+  t.w = w;
 #pragma unroll
   for (int ch = 0; ch < 3; ch++)
-    s.d[ch] = kLeft ? from_left (t.d[ch]) : from_right (t.d[ch]);
-  return s;
+    t.d[ch] = __hsub2 (q[ch], p[ch]);
+  return t;
 }
 
 /* acc += w·d, Σw += w; for a tap seen from its other end, d is negated (a free operand
@@ -407,9 +409,9 @@ __device__ __forceinline__ void accumulate (__half2 (&acc)[4], const Tap &t)
  * pair at dy = −1 are those of the previous row's pair at dy = +1 seen from their other
  * end (dx = 0 in the same lane and halves; the diagonals one half over, through the
  * neighbouring lane), and the tap at (0, −1) is the one at (0, +1) one half over. So a row
- * computes 4 taps (0, +1), (+1, −1..1) and takes the other 4: half the ex2, and the taken
- * ones cost a shuffle and a PRMT per word or nothing, against 10 instructions for a fresh
- * one. The accumulation order stays (dy, dx) row-major, as in bilateral_gauss_half<R>,
+ * computes 4 taps (0, +1), (+1, −1..1) and takes the other 4: half the ex2; a taken tap
+ * costs nothing (dx = 0: its differences are kept, negated) or 5 instructions (taken_tap),
+ * against 10 for a fresh one. The accumulation order stays (dy, dx) row-major, as in bilateral_gauss_half<R>,
  * and a weight taken from the other end has the same bits as a fresh one. */
 template <int H>
 __global__ void __launch_bounds__ (kBlockW * kBlockH, kStripBlocks)
@@ -451,12 +453,12 @@ bilateral_gauss_half_strips (Lines in, Lines out, int width, int height, HalfGau
       accumulate<false> (acc, fresh_tap (above.centre, p, k.t_col[1], s_edge, k.neg_c));
       accumulate<false> (acc, fresh_tap (above.right, p, k.t_col[2], s_edge, k.neg_c));
     } else {
-      accumulate<true> (acc, shifted<true> (below_right));
+      accumulate<false> (acc, taken_tap (from_left (below_right.w), above.left, p));
       accumulate<true> (acc, below_centre);
-      accumulate<true> (acc, shifted<false> (below_left));
+      accumulate<false> (acc, taken_tap (from_right (below_left.w), above.right, p));
     }
     const Tap right = fresh_tap (here.right, p, k.t_col[2], s_mid, k.neg_c);
-    accumulate<true> (acc, shifted<true> (right));
+    accumulate<false> (acc, taken_tap (from_left (right.w), here.left, p));
     accumulate<false> (acc, right);
     below_left = fresh_tap (below.left, p, k.t_col[0], s_edge, k.neg_c);
     below_centre = fresh_tap (below.centre, p, k.t_col[1], s_edge, k.neg_c);
