@@ -411,8 +411,9 @@ __device__ __forceinline__ void accumulate (__half2 (&acc)[4], const Tap &t)
  * neighbouring lane), and the tap at (0, −1) is the one at (0, +1) one half over. So a row
  * computes 4 taps (0, +1), (+1, −1..1) and takes the other 4: half the ex2; a taken tap
  * costs nothing (dx = 0: its differences are kept, negated) or 5 instructions (taken_tap),
- * against 10 for a fresh one. The accumulation order stays (dy, dx) row-major, as in bilateral_gauss_half<R>,
- * and a weight taken from the other end has the same bits as a fresh one. */
+ * against 10 for a fresh one. The accumulation order stays (dy, dx) row-major, as in
+ * bilateral_gauss_half<R>, and a weight taken from the other end has the same bits as a
+ * fresh one. */
 template <int H>
 __global__ void __launch_bounds__ (kBlockW * kBlockH, kStripBlocks)
 bilateral_gauss_half_strips (Lines in, Lines out, int width, int height, HalfGaussK k)
