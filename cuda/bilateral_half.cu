@@ -51,7 +51,7 @@ static const int kBlockW = 32, kBlockH = 8, kOutW = 2 * kPairStride;
  * r = 2, 3 four rows and 3 blocks, r >= 4 two rows and 3 blocks. (r = 1 runs in strips,
  * bilateral_gauss_half_strips.) */
 template <int R> constexpr int rows_per_thread () { return R <= 3 ? 4 : 2; }
-template <int R> constexpr int blocks_per_sm () { return 3; }
+static const int kTileBlocksPerSm = 3;
 
 struct HalfGaussK {
   __half2 neg_c;                         /* −c', both halves */
@@ -217,7 +217,7 @@ __device__ __forceinline__ void tile_rows (const uint4 *col, int stride, const H
  * up to r = 3 unroll completely; larger ones loop over the rows that serve all K and
  * unroll the first and last K − 1, so no tap is tested for being in its window. */
 template <int R>
-__global__ void __launch_bounds__ (kBlockW * kBlockH, blocks_per_sm<R> ())
+__global__ void __launch_bounds__ (kBlockW * kBlockH, kTileBlocksPerSm)
 bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
 {
   constexpr int K = rows_per_thread<R> (), kOutH = kBlockH * K;
@@ -233,27 +233,25 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
   constexpr int kEntries = SW * SH, kThreads = kBlockW * kBlockH, kPerThread = (kEntries + kThreads - 1) / kThreads;
   const int first = threadIdx.y * kBlockW + threadIdx.x;
   unsigned int a[kPerThread], b[kPerThread];
+  const auto load_words = [&] (auto word_at) {   /* word_at (sy, sx): the frame word of tile column sx */
+#pragma unroll
+    for (int e = 0; e < kPerThread; e++) {
+      const int i = first + e * kThreads, sy = i / SW, sx = i - sy * SW;
+      if (i < kEntries)
+        a[e] = word_at (sy, sx), b[e] = word_at (sy, sx + kPairStride);
+    }
+  };
   if (x0 >= R && y0 >= R && x0 + kOutW + R <= width && y0 + kOutH + R <= height) {
-    /* the whole tile lies in the frame (most blocks): no clamps, one address per entry */
+    /* the whole tile lies in the frame (most blocks): no clamps */
     const char *origin = in.base + (long long) (y0 - R) * in.line_step + 4 * (x0 - R);
-#pragma unroll
-    for (int e = 0; e < kPerThread; e++) {
-      const int i = first + e * kThreads, sy = i / SW, sx = i - sy * SW;
-      if (i < kEntries) {
-        const unsigned int *p = reinterpret_cast<const unsigned int *> (origin + (long long) sy * in.line_step) + sx;
-        a[e] = p[0], b[e] = p[kPairStride];
-      }
-    }
+    load_words ([&] (int sy, int sx) {
+      return reinterpret_cast<const unsigned int *> (origin + (long long) sy * in.line_step)[sx];
+    });
   } else {
-#pragma unroll
-    for (int e = 0; e < kPerThread; e++) {
-      const int i = first + e * kThreads, sy = i / SW, sx = i - sy * SW;
-      if (i < kEntries) {
-        const char *row = in.base + (long long) clampi (y0 + sy - R, 0, height - 1) * in.line_step;
-        a[e] = *reinterpret_cast<const unsigned int *> (row + 4 * clampi (x0 + sx - R, 0, width - 1));
-        b[e] = *reinterpret_cast<const unsigned int *> (row + 4 * clampi (x0 + sx - R + kPairStride, 0, width - 1));
-      }
-    }
+    load_words ([&] (int sy, int sx) {
+      const char *row = in.base + (long long) clampi (y0 + sy - R, 0, height - 1) * in.line_step;
+      return *reinterpret_cast<const unsigned int *> (row + 4 * clampi (x0 + sx - R, 0, width - 1));
+    });
   }
 #pragma unroll
   for (int e = 0; e < kPerThread; e++) {
