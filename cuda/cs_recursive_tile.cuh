@@ -15,7 +15,8 @@ static constexpr int kTileMaxSegment = 64;
 
 /* Whether recursive_tiles runs a frame of n_x x n_y cut into segments_x row segments and
  * segments_y column segments, each warming up over `warmup` samples: every segment at most
- * kTileMaxSegment long and the tile's shared memory small enough for three blocks per SM. */
+ * kTileMaxSegment long and the warm-up at most 16 samples (the tile's window of 64 + 2·16
+ * samples is the longest its matrices take). */
 bool recursive_tiles_cover (int n_x, int n_y, int segments_x, int segments_y, int warmup);
 
 /* Deriche's filter with warm-ups (the result cs_ref_recursive.c defines), rows then

@@ -1,219 +1,80 @@
 /* recursivegauss with warm-ups in one kernel: a block per tile of one row segment by one
- * column segment, the frame read once and the output written once.
+ * column segment, the frame read once and the output written once, and both passes as
+ * matrix products on the tensor cores.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Why: the two-pass path (cs_sweep.cuh) moves ~52 bytes per pixel through DRAM (T written
- * and read twice, the causal sums parked and re-read) against the 8 of the frame in and
- * out, and at small σ that traffic is most of its time (NOTES.md). A tile's segments and
- * their warm-ups fit in shared memory when both are short, so here the block loads the
- * tile with its warm-up margins once, sweeps the margin rows and the tile rows, then the
- * tile's columns, and writes the tile: the same segments and warm-ups, hence the same
- * result as the two-pass path with these segment counts (cs_ref_recursive.c), up to float
- * rounding. The rows of the margins above and below are swept by every tile that needs
- * them; that is the price, (1 + 2w/64) row sweeps per pixel.
+ * Why one kernel: the two-pass path (cs_sweep.cuh) moves ~52 bytes per pixel through DRAM
+ * against the 8 of the frame in and out; a tile's segments and their warm-ups fit in
+ * shared memory when both are short. Why matrices: swept sample by sample, one thread per
+ * line, the recursion cost ~16–21 instructions per step around its 8 FMAs, 4 sweeps per
+ * pixel, and that bound the tile kernel this replaces (NOTES.md, v9–v11). A segment's
+ * output is a fixed linear function of the samples its sweeps see, so the tile's rows are
+ * one product with a constant matrix, and so are its columns; the tensor cores do one
+ * m16n8k16 product (2048 multiply-adds) per issue slot.
  *
- * The recursion is that of cs_sweep.cuh (h = b·h + x·Δf, output f + Re Σ(h⁺ + h⁻)) on its
- * real part alone: from (1 − b̄z⁻¹)(1 − bz⁻¹)h = (1 − b̄z⁻¹)x·Δf,
- *     Re h[k] = 2Re b·Re h[k−1] − |b|²·Re h[k−2] + Re x·Δf[k] − Re(b̄x)·Δf[k−1],
- * and both poles' together as one fourth-order recursion (RealPoles): eight FMAs a step
- * against twelve for the two complex steps, one of them on the dependency chain. A sweep
- * starts from zero (its warm-up start or the border: h = 0, Δf = 0 there).
+ * The matrix. The sweeps (cs_sweep.cuh, cs_ref_recursive.c) run on the differences
+ * Δ[j] = f[j] − f[j−1] of a segment's samples s..e (its warm-ups included, clamped to the
+ * frame), from a zero state, Δ[s] counting as 0; the output is f + Re Σ(h⁺ + h⁻). With g
+ * the impulse response of the causal recursion (y[k] = Σ a_j y[k−j] + Σ n_j Δ[k−j], both
+ * poles' real parts as one fourth-order recursion), the causal sum at i is
+ * Σ_{j=s+1..i} g(i − j)Δ[j] and the anticausal one −Σ_{j=i+1..e} g(j − 1 − i)Δ[j]:
+ *     T[i] = f[i] + Σ_{j=s+1..e} c(i − j)·Δ[j],   c(d) = g(d) (d >= 0), −g(−d − 1) (d < 0).
+ * c depends on i − j alone, so with Δ set to 0 outside s+1..e every segment of every tile
+ * is the same Toeplitz product: over a window of K samples starting P before the segment
+ * (P = the warm-up rounded up to a multiple of 4, K = 64 + 2P rounded up to 16), output i of 64 takes
+ * C[i][k] = c(i + P − k). Its m16n8k16 fragments repeat along the diagonals, so a warp
+ * holds all of C in 36 registers; fragments that are zero in fp16 are skipped (at σ = 0.5
+ * most are), which changes no bit.
+ * Rows: the tile's rows with their margins are the lines, their differences (integers in
+ * −255..255, exact in fp16) the operand, and T = f + C·Δ goes to shared memory as fp16 (as
+ * the swept tile kept it). Columns: the same product on the differences of T down the
+ * columns, read straight from T (the row addresses that ldmatrix takes are clamped to the
+ * segment's samples, so that outside them the difference is exactly 0), added to T and
+ * rounded to bytes.
  *
- * Threads: one per row pair and channel for the rows (two independent recursions per
- * thread), one per column and channel for the columns: a 64×64 tile has only 64–94 lines,
- * too few to fill an SM otherwise (shared memory allows 3–4 blocks). The frame must not be
- * the output (tiles read their neighbours' margins).
- *
- * Shared memory, all of it interleaving row pairs (rows 2m and 2m + 1 of the tile with its
- * margins side by side), so that a row thread loads both its rows' frame words at once and
- * stores both T values as one half2, and a column thread reads, parks and writes two steps'
- * values with one 32-bit access: the frame's words (uint2 per row pair and column; an odd
- * row count is padded with the last row again); T of the tile's columns on all rows as
- * three planes of half2 (the row sweeps' causal sums parked in T's own slots until the
- * anticausal sweep replaces them by T; the column sweeps write the output bytes back into
- * them); and, over the frame words once the rows are done, the column sweeps' parked causal
- * sums. Strides are odd in words (in uint2 for the frame), so that lanes on consecutive
- * lines hit distinct banks.
+ * Accuracy: C is rounded to fp16 (relative 2^-11 per entry) and the products summed in
+ * float, so a pass moves its result by at most 255·Σ_d |c_fp16(d) − c(d)|: 0.006 / 0.056 /
+ * 0.19 LSB at σ = 0.5 / 2 / 5 (computed from the coefficients, the worst sign pattern of
+ * ±255 differences); natural images stay far below. With T's fp16 rounding (1/16) the two
+ * passes stay under 0.45, inside the rounding to the nearest byte's 1 LSB. The GPU suite
+ * holds it to 1 LSB on noise, photos, 0/255 checkerboards and stripes.
  */
 #include "cs_recursive_tile.cuh"
 
 #include <math.h>
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#error "recursive_tile.cu needs sm_80 or newer (mma.m16n8k16 with fp16 operands)"
+#endif
+
 namespace cs {
 
-static constexpr int kTileBlocksPerSm = 3, kTileMaxThreads = 3 * kTileMaxSegment;
-static constexpr int kTileMaxColumns = 96;   /* a tile row with its margins: three loads per lane */
+static constexpr int kTileThreads = 256, kTileWarps = kTileThreads / 32, kTileBlocksPerSm = 2;
+static constexpr int kMaxPad = 16;                               /* warm-ups up to 16 samples */
+static constexpr int kMaxSteps = (kTileMaxSegment + 2 * kMaxPad) / 16;   /* k-steps of 16: 6 */
+static constexpr int kTStride = kTileMaxSegment + 8;   /* halves per T row: 144 B, ldmatrix without bank conflicts */
+static constexpr int kMaxPairs = 16 * kMaxSteps + kTileMaxSegment - 2;
 
-/* The real-part recursions of both poles as one of fourth order: with D_i(z) = 1 − 2Re b_i z⁻¹
- * + |b_i|²z⁻² and N_i(z) = Re x_i − Re(b̄_i x_i)z⁻¹, Re Σ h = (N_0 D_1 + N_1 D_0)/(D_0 D_1) Δf,
- *     y[k] = Σ_{j=1..4} a_j y[k−j] + Σ_{j=0..3} n_j Δf[k−j]:
- * eight FMAs a step where the two second-order ones take eight and an add. */
-struct RealPoles {
-  float a[4], n[4];
+/* Fragment counts: row products use B fragments indexed by n-tile − 2·k-step, column
+ * products A fragments indexed by m-tile − k-step. */
+__host__ __device__ constexpr int row_fragments (int steps) { return 2 * (steps - 1) + kTileMaxSegment / 8; }
+__host__ __device__ constexpr int column_fragments (int steps) { return steps - 1 + kTileMaxSegment / 16; }
+
+struct TileParams {
+  int width, height, segments_x, segments_y, warmup, pad;
+  unsigned int row_nonzero, column_nonzero;   /* fragments with a nonzero fp16 entry, bit per index */
+  /* (c(d), c(d − 1)) in fp16 as the low and high halves, d = pad − 16·steps + 2 .. pad + 63:
+   * every fragment register is one of these words */
+  unsigned int pairs[kMaxPairs];
 };
 
-/* The state of one sweep, or of two lines swept together (V = float2: rows 2m and 2m + 1). */
-__device__ __forceinline__ float vfma (float a, float x, float y) { return fmaf (a, x, y); }
-__device__ __forceinline__ float2 vfma (float a, float2 x, float2 y)
-{
-  return make_float2 (fmaf (a, x.x, y.x), fmaf (a, x.y, y.y));
-}
-__device__ __forceinline__ float vmul (float a, float x) { return a * x; }
-__device__ __forceinline__ float2 vmul (float a, float2 x) { return make_float2 (a * x.x, a * x.y); }
-__device__ __forceinline__ float2 operator- (float2 a, float2 b) { return make_float2 (a.x - b.x, a.y - b.y); }
-__device__ __forceinline__ float2 operator+ (float2 a, float2 b) { return make_float2 (a.x + b.x, a.y + b.y); }
-__device__ __forceinline__ float2 operator- (float2 a, float b) { return make_float2 (a.x - b, a.y - b); }
-template <class V> __device__ __forceinline__ V vzero ();
-template <> __device__ __forceinline__ float vzero<float> () { return 0.f; }
-template <> __device__ __forceinline__ float2 vzero<float2> () { return make_float2 (0.f, 0.f); }
-
-template <class V>
-struct RealState {
-  V y[4], df[3];   /* y[k−1..k−4], Δf[k−1..k−3] */
-
-  __device__ __forceinline__ void zero ()
-  {
-#pragma unroll
-    for (int j = 0; j < 4; j++)
-      y[j] = vzero<V> ();
-#pragma unroll
-    for (int j = 0; j < 3; j++)
-      df[j] = vzero<V> ();
-  }
-  /* One step with Δf[k] = d; returns y[k] = Re Σ h[k]. The term on y[k−1] comes last: it
-   * is the only one on the dependency chain. */
-  __device__ __forceinline__ V step (const RealPoles &k, V d)
-  {
-    V t = vmul (k.n[0], d);
-#pragma unroll
-    for (int j = 0; j < 3; j++)
-      t = vfma (k.n[j + 1], df[j], t);
-#pragma unroll
-    for (int j = 3; j >= 0; j--)
-      t = vfma (k.a[j], y[j], t);
-    df[2] = df[1];
-    df[1] = df[0];
-    df[0] = d;
-    y[3] = y[2];
-    y[2] = y[1];
-    y[1] = y[0];
-    y[0] = t;
-    return t;
-  }
-};
-
-/* Lines swept along x (the tile's rows, two per thread): samples s .. e (the warm-ups
- * included), outputs st .. en − 1. src(k) gives the samples as offset + f (differences only
- * need that); park(k, v) keeps the causal sums of an output sample and parked(k) returns
- * them; emit(k, v) takes the outputs f + Re Σ(h⁺ + h⁻). Where a sweep starts at its
- * segment's end (a border, or no warm-up) its first step has Δf = 0 from the zero state
- * and gives 0, as h = 0 there should. */
-template <class V, class Src, class Park, class Parked, class Emit>
-__device__ __forceinline__ void sweep_line (int s, int st, int en, int e, float offset, const RealPoles &k,
-    Src src, Park park, Parked parked, Emit emit)
-{
-  RealState<V> q;
-  q.zero ();
-  V prev = src (s);
-#pragma unroll 4
-  for (int i = s + 1; i < st; i++) {
-    const V v = src (i);
-    q.step (k, v - prev);
-    prev = v;
-  }
-#pragma unroll 4
-  for (int i = st; i < en; i++) {
-    const V v = src (i);
-    park (i, q.step (k, v - prev));
-    prev = v;
-  }
-
-  q.zero ();
-  prev = src (e);
-#pragma unroll 4
-  for (int i = e - 1; i >= en; i--) {
-    const V v = src (i);
-    q.step (k, v - prev);
-    prev = v;
-  }
-#pragma unroll 4
-  for (int i = en - 1; i >= st; i--) {
-    const V v = src (i);
-    const V h = q.step (k, v - prev);
-    prev = v;
-    emit (i, (v - offset) + parked (i) + h);
-  }
-}
-
-__device__ __forceinline__ unsigned int pack_half2 (float2 v)
-{
-  const __half2 h = __floats2half2_rn (v.x, v.y);
-  return *reinterpret_cast<const unsigned int *> (&h);
-}
-
-__device__ __forceinline__ float2 unpack_half2 (unsigned int w)
-{
-  return __half22float2 (*reinterpret_cast<const __half2 *> (&w));
-}
-
-/* One column's channel, two rows per word (T and the parked sums interleave row pairs):
- * rows j = 0 .. n − 1 of the tile with its margins, outputs st .. en − 1, the output bytes
- * written back into T. A row of the pair that is not an output (a margin row, or the
- * duplicate that pads an odd row count) is stepped and written all the same: its slot is
- * read by no one after, and stepping through a warm-up row past the first one the
- * reference counts only adds a step with Δf = 0 at the start (the pad duplicates the last
- * row) or one after the last output. */
-__device__ __forceinline__ void sweep_column (unsigned int *t, unsigned int *park, int stride, int n, int st, int en,
-    const RealPoles &k)
-{
-  RealState<float> q;
-  q.zero ();
-  float prev = unpack_half2 (t[0]).x;   /* row 0 steps with Δf = 0: h stays 0 */
-  const int m0 = st / 2;   /* the first pair with an output row; park[] starts there */
-  int m = 0;
-#pragma unroll 2
-  for (; m < m0; m++) {
-    const float2 v = unpack_half2 (t[m * stride]);
-    q.step (k, v.x - prev);
-    q.step (k, v.y - v.x);
-    prev = v.y;
-  }
-  park -= m0 * stride;
-#pragma unroll 2
-  for (; 2 * m < en; m++) {
-    const float2 v = unpack_half2 (t[m * stride]);
-    const float y0 = q.step (k, v.x - prev), y1 = q.step (k, v.y - v.x);
-    park[m * stride] = pack_half2 (make_float2 (y0, y1));
-    prev = v.y;
-  }
-
-  /* anticausal: from the pair holding row n − 1 (its pad, if any, equals it: Δf = 0) */
-  q.zero ();
-  m = (n - 1) / 2;
-  prev = unpack_half2 (t[m * stride]).y;
-#pragma unroll 2
-  for (; 2 * m >= en; m--) {
-    const float2 v = unpack_half2 (t[m * stride]);
-    q.step (k, v.y - prev);
-    q.step (k, v.x - v.y);
-    prev = v.x;
-  }
-#pragma unroll 2
-  for (; 2 * m + 1 >= st; m--) {
-    const float2 v = unpack_half2 (t[m * stride]), p = unpack_half2 (park[m * stride]);
-    const float h1 = q.step (k, v.y - prev), h0 = q.step (k, v.x - v.y);
-    prev = v.x;
-    t[m * stride] = round_to_byte (v.x + p.x + h0) | round_to_byte (v.y + p.y + h1) << 16;   /* T holds +0.5 */
-  }
-}
-
-struct TileGeometry {
-  int width, height, segments_x, segments_y, warmup;
-  int t_stride;     /* words per row pair of a T plane (odd) */
-  int in_stride;    /* uint2 per row pair of the frame words (one per column; odd) */
-  int pairs_max;    /* the most row pairs a tile with margins has */
-  int t_plane;      /* words per T plane: pairs_max · t_stride */
-  int park_plane;   /* words per plane of column sums: the pairs that hold a column segment */
+template <int S>
+struct TileLayout {
+  static constexpr int K = 16 * S, kDStride = K + 8;   /* halves per Δ row: an odd number of 16 B units */
+  static constexpr int kRowFrags = row_fragments (S), kColFrags = column_fragments (S);
+  static constexpr int kTBytes = 3 * K * kTStride * 2, kDBytes = 3 * K * kDStride * 2;
+  static constexpr int kPairBytes = kMaxPairs * 4;
+  static constexpr int kBytes = kTBytes + kDBytes + kPairBytes;
 };
 
 static __device__ __forceinline__ int cut (int j, int n, int segments)
@@ -224,148 +85,292 @@ static __device__ __forceinline__ int cut (int j, int n, int segments)
   return p >> 32 ? (int) (p / (unsigned int) segments) : (int) ((unsigned int) p / (unsigned int) segments);
 }
 
-__global__ void __launch_bounds__ (kTileMaxThreads, kTileBlocksPerSm)
-recursive_tile (Lines in, Lines out, TileGeometry g, RealPoles k)
+static __device__ __forceinline__ unsigned int shared_address (const void *p)
 {
-  extern __shared__ unsigned int smem[];
-  const int x_st = cut (blockIdx.x, g.width, g.segments_x), x_en = cut (blockIdx.x + 1, g.width, g.segments_x);
-  const int y_st = cut (blockIdx.y, g.height, g.segments_y), y_en = cut (blockIdx.y + 1, g.height, g.segments_y);
+  return (unsigned int) __cvta_generic_to_shared (p);
+}
+
+static __device__ __forceinline__ void ldmatrix_x4 (unsigned int (&r)[4], unsigned int address)
+{
+  asm volatile ("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+      : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(address));
+}
+
+static __device__ __forceinline__ void ldmatrix_x2_trans (unsigned int (&r)[2], unsigned int address)
+{
+  asm volatile ("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
+      : "=r"(r[0]), "=r"(r[1]) : "r"(address));
+}
+
+/* d += a·b, m16n8k16, fp16 operands, float sums */
+static __device__ __forceinline__ void mma (float (&d)[4], const unsigned int (&a)[4], unsigned int b0,
+    unsigned int b1)
+{
+  asm volatile ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+static __device__ __forceinline__ unsigned int halves (float lo, float hi)
+{
+  const __half2 h = __floats2half2_rn (lo, hi);
+  return *reinterpret_cast<const unsigned int *> (&h);
+}
+
+static __device__ __forceinline__ unsigned int hsub2 (unsigned int a, unsigned int b)
+{
+  const __half2 d = __hsub2 (*reinterpret_cast<const __half2 *> (&a), *reinterpret_cast<const __half2 *> (&b));
+  return *reinterpret_cast<const unsigned int *> (&d);
+}
+
+static __device__ __forceinline__ float2 unhalves (unsigned int w)
+{
+  return __half22float2 (*reinterpret_cast<const __half2 *> (&w));
+}
+
+/* Channel byte `byte` of the pixels a and b as the half2 (1024 + a, 1024 + b): fp16 0x64vv
+ * is 1024 + vv exactly, so differences of two such words are the byte differences. */
+static __device__ __forceinline__ unsigned int biased_pair (unsigned int a, unsigned int b, unsigned int byte)
+{
+  const unsigned int picked = __byte_perm (a, b, byte | ((byte + 4) << 8));
+  unsigned int biased;   /* (picked & 0x00FF00FF) | 0x64006400 in one LOP3 */
+  asm ("lop3.b32 %0, %1, %2, %3, 0xEA;" : "=r"(biased) : "r"(picked), "r"(0x00FF00FFu), "r"(0x64006400u));
+  return biased;
+}
+
+template <int S>
+__global__ void __launch_bounds__ (kTileThreads, kTileBlocksPerSm)
+recursive_tile (Lines in, Lines out, TileParams p)
+{
+  using L = TileLayout<S>;
+  constexpr int K = L::K;
+  extern __shared__ __align__ (16) unsigned char smem[];
+  __half *t_plane = reinterpret_cast<__half *> (smem);
+  __half *d_plane = reinterpret_cast<__half *> (smem + L::kTBytes);
+  unsigned int *pairs = reinterpret_cast<unsigned int *> (smem + L::kTBytes + L::kDBytes);
+
+  const int x_st = cut (blockIdx.x, p.width, p.segments_x), x_en = cut (blockIdx.x + 1, p.width, p.segments_x);
+  const int y_st = cut (blockIdx.y, p.height, p.segments_y), y_en = cut (blockIdx.y + 1, p.height, p.segments_y);
   if (x_en <= x_st || y_en <= y_st)
     return;   /* the whole block */
-  const int rx0 = max (x_st - g.warmup, 0), rx1 = min (x_en + g.warmup, g.width);
-  const int ry0 = max (y_st - g.warmup, 0), ry1 = min (y_en + g.warmup, g.height);
-  const int n_rows = ry1 - ry0, n_pairs = (n_rows + 1) / 2, n_cols = rx1 - rx0, tile_w = x_en - x_st;
-  unsigned int *t_planes = smem;
-  const int t_words = (3 * g.t_plane + 1) & ~1;   /* the frame's uint2 need 8-byte alignment */
-  uint2 *frame = reinterpret_cast<uint2 *> (smem + t_words);   /* then the column sums, over it */
-  unsigned int *col_park = smem + t_words;
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, n_warps = blockDim.x / 32;
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+  /* the window: K samples from P before the segment; the sweeps' samples s..e in it */
+  const int x0 = x_st - p.pad, y0 = y_st - p.pad;
+  const int sx = max (x_st - p.warmup, 0), ex = min (x_en + p.warmup, p.width) - 1;
+  const int sy = max (y_st - p.warmup, 0) - y0, ey = min (y_en + p.warmup, p.height) - 1 - y0;   /* rows of T */
+  const int width_out = x_en - x_st, height_out = y_en - y_st;
 
-  /* the frame words, row by row (an odd row count padded with the last row again), each
-   * row pair's two words of a column side by side: four rows' loads in flight per warp */
-  const char *frame_row0 = in.at (ry0, rx0);
-  unsigned int *frame_words = reinterpret_cast<unsigned int *> (frame);
-  for (int r0 = warp; r0 < 2 * n_pairs; r0 += 4 * n_warps) {
-    unsigned int v[4][kTileMaxColumns / 32];
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-      const int r = min (r0 + i * n_warps, n_rows - 1);
-      const unsigned int *src = reinterpret_cast<const unsigned int *> (frame_row0 + r * in.line_step);
-#pragma unroll
-      for (int j = 0; j < kTileMaxColumns / 32; j++)
-        if (r0 + i * n_warps < 2 * n_pairs && lane + 32 * j < n_cols)
-          v[i][j] = __ldg (src + lane + 32 * j);
-    }
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-      const int r = r0 + i * n_warps;
-#pragma unroll
-      for (int j = 0; j < kTileMaxColumns / 32; j++)
-        if (r < 2 * n_pairs && lane + 32 * j < n_cols)
-          frame_words[2 * ((r / 2) * g.in_stride + lane + 32 * j) + r % 2] = v[i][j];
-    }
-  }
-  __syncthreads ();
+  /* C's entries as fp16 pairs; a lane's fragment registers are the words at its
+   * d0 = g − 2t + P plus compile-time offsets (8 per n-tile, 16 per m-tile or k-step) */
+  for (int i = tid; i < 16 * S + kTileMaxSegment - 2; i += kTileThreads)
+    pairs[i] = p.pairs[i];
+  const unsigned int *lane_pairs = pairs + (g - 2 * t + 16 * S - 2);   /* d0 − (P − 16S + 2) */
 
+  /* Δ of the window's rows, K per row, and f + 0.5 of its output columns (T's slots, the
+   * half of the final rounding carried along; replaced by T + 0.5 below). Samples outside
+   * the sweeps' s..e are read as the nearest inside (the frame clamped to s..e): their
+   * differences, Δ[s] included, are then exactly the 0 that the sweeps start from, and
+   * rows outside the segment's samples copy its first or last (T's rows there are never
+   * read). A thread per four columns walks the rows (7–10 of them), its loads (five
+   * words a row) in two batches, each issued whole before any word is used: each wait
+   * costs a memory latency, and one batch of all rows would not fit the registers. */
   const unsigned int first = in.alpha_first ? 1u : 0u;
-  /* rows: thread (channel, row pair) sweeps that channel of both rows over the margins,
-   * writes T (the causal sums parked in its slots first) */
-  if (tid < 3 * n_pairs) {
-    const int ch = tid / n_pairs, m = tid - ch * n_pairs;
-    const uint2 *line = frame + m * g.in_stride - rx0;   /* indexed by x */
-    unsigned int *t = t_planes + ch * g.t_plane + m * g.t_stride - x_st;
-    const unsigned int select = 0x7440u | (first + ch);
-    /* T is kept as f + Re Σ(h⁺ + h⁻) + 0.5, the rounding's half (DESIGN.md: floor(v + 0.5)),
-     * so that the column sweeps, whose recursions see only differences, add it for free:
-     * the byte is 2^23 + f exactly, and 2^23 − 0.5 is exact in float */
-    sweep_line<float2> (rx0, x_st, x_en, rx1 - 1, 8388607.5f, k,
-        [&] (int x) {
-          const uint2 w = line[x];
-          return make_float2 (__uint_as_float (__byte_perm (w.x, 0x4B000000u, select)),
-              __uint_as_float (__byte_perm (w.y, 0x4B000000u, select)));
-        },
-        [&] (int x, float2 v) { t[x] = pack_half2 (v); },
-        [&] (int x) { return unpack_half2 (t[x]); },
-        [&] (int x, float2 v) { t[x] = pack_half2 (v); });
-  }
-  __syncthreads ();
-
-  /* columns: thread (channel, column) sweeps T down the tile and its margins */
-  if (tid < 3 * tile_w) {
-    const int ch = tid / tile_w, c = tid - ch * tile_w;
-    sweep_column (t_planes + ch * g.t_plane + c, col_park + ch * g.park_plane + c, g.t_stride, n_rows, y_st - ry0,
-        y_en - ry0, k);
-  }
-  __syncthreads ();
-
-  /* the tile out, alpha from the frame (its words in shared memory hold column sums now) */
-  const unsigned short *bytes = reinterpret_cast<const unsigned short *> (t_planes);
-  const unsigned int alpha = in.alpha_first ? 0u : 3u;
-  const char *in_row = in.at (y_st, x_st);
-  char *out_row = out.at (y_st, x_st);
-  for (int r = warp; r < y_en - y_st; r += n_warps) {
-    const unsigned int *src = reinterpret_cast<const unsigned int *> (in_row + r * in.line_step);
-    unsigned int *dst = reinterpret_cast<unsigned int *> (out_row + r * out.line_step);
-    const int j = r + y_st - ry0;
-    const unsigned short *b = bytes + 2 * (j / 2) * g.t_stride + j % 2;
+  const int m_first = sy / 16, m_last = ey / 16;   /* the row m-tiles that hold samples */
+  {
+    constexpr int kQuads = K / 4, kGroups = kTileThreads / kQuads, kAhead = (K + 2 * kGroups - 1) / (2 * kGroups);
+    const int q = tid % kQuads, group = tid / kQuads, x = x0 + 4 * q, i = 4 * q - p.pad;
+    int c[5];
 #pragma unroll
-    for (int i = 0; i < kTileMaxSegment / 32; i++) {
-      const int c = lane + 32 * i;
-      if (c < tile_w)
-        dst[c] = pack_pixel (b[2 * c], b[2 * (g.t_plane + c)], b[2 * (2 * g.t_plane + c)],
-            __byte_perm (__ldg (src + c), 0, alpha), out.alpha_first);
+    for (int j = 0; j < 5; j++)
+      c[j] = clampi (x - 1 + j, sx, ex);
+    const int r_end = 16 * (m_last + 1);
+    if (group < kGroups) {
+      for (int r0 = 16 * m_first + group; r0 < r_end; r0 += kAhead * kGroups) {
+        unsigned int w[kAhead][5];
+#pragma unroll
+        for (int b = 0; b < kAhead; b++) {
+          const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at (y0 + clampi (r0 + b * kGroups, sy, ey), 0));
+#pragma unroll
+          for (int j = 0; j < 5; j++)
+            w[b][j] = __ldg (row + c[j]);
+        }
+#pragma unroll
+        for (int b = 0; b < kAhead; b++) {
+          const int r = r0 + b * kGroups;
+          if (r >= r_end)
+            break;
+#pragma unroll
+          for (int ch = 0; ch < 3; ch++) {
+            const unsigned int now0 = biased_pair (w[b][1], w[b][2], first + ch),
+                               now1 = biased_pair (w[b][3], w[b][4], first + ch);
+            reinterpret_cast<uint2 *> (d_plane + (ch * K + r) * L::kDStride)[q] =
+                make_uint2 (hsub2 (now0, biased_pair (w[b][0], w[b][1], first + ch)),
+                    hsub2 (now1, biased_pair (w[b][2], w[b][3], first + ch)));
+            if (i >= 0 && i < kTileMaxSegment)   /* (1024 + f) − 1023.5, exact */
+              *reinterpret_cast<uint2 *> (t_plane + (ch * K + r) * kTStride + i) =
+                  make_uint2 (hsub2 (now0, 0x63FF63FFu), hsub2 (now1, 0x63FF63FFu));
+          }
+        }
+      }
+    }
+  }
+  __syncthreads ();
+
+  /* rows: a warp per (channel, m-tile of 16 rows, half of the 64 outputs), each warp on one
+   * half throughout (its B fragments loaded once): T + 0.5 = f + 0.5 + Δ·Cᵀ */
+  {
+    constexpr int kHalfTiles = kTileMaxSegment / 16, kHalfFrags = kHalfTiles + 2 * (S - 1);
+    const int half = warp & 1;
+    /* B fragment of n-tile n = 4·half + j and k-step k: index j − 2k + 2(S − 1), entries
+     * d = 8(n − 2k) + d0 and 8(n − 2k) − 8 + d0 */
+    uint2 b[kHalfFrags];
+#pragma unroll
+    for (int u = 0; u < kHalfFrags; u++) {
+      const int v = u - 2 * (S - 1) + 4 * half;
+      b[u] = make_uint2 (lane_pairs[8 * v], lane_pairs[8 * v - 8]);
+    }
+    const unsigned int nonzero = p.row_nonzero >> (4 * half);
+    const int n_items = 3 * (m_last - m_first + 1);
+    for (int item = warp / 2; item < n_items; item += kTileWarps / 2) {
+      const int ch = item % 3, m = m_first + item / 3;
+      /* the sums start at f + 0.5 */
+      __half *t_rows = t_plane + (ch * K + 16 * m + g) * kTStride + 2 * t + 32 * half;
+      float acc[kHalfTiles][4];
+#pragma unroll
+      for (int n = 0; n < kHalfTiles; n++) {
+        const float2 lo = unhalves (*reinterpret_cast<const unsigned int *> (t_rows + 8 * n)),
+                     hi = unhalves (*reinterpret_cast<const unsigned int *> (t_rows + 8 * kTStride + 8 * n));
+        acc[n][0] = lo.x;
+        acc[n][1] = lo.y;
+        acc[n][2] = hi.x;
+        acc[n][3] = hi.y;
+      }
+      const __half *d_rows = d_plane + (ch * K + 16 * m + (lane & 15)) * L::kDStride + (lane >> 4) * 8;
+#pragma unroll
+      for (int k = 0; k < S; k++) {
+        unsigned int a[4];
+        ldmatrix_x4 (a, shared_address (d_rows + 16 * k));
+#pragma unroll
+        for (int n = 0; n < kHalfTiles; n++) {
+          const int u = n - 2 * k + 2 * (S - 1);
+          if (nonzero >> u & 1u)
+            mma (acc[n], a, b[u].x, b[u].y);
+        }
+      }
+#pragma unroll
+      for (int n = 0; n < kHalfTiles; n++) {
+        *reinterpret_cast<unsigned int *> (t_rows + 8 * n) = halves (acc[n][0], acc[n][1]);
+        *reinterpret_cast<unsigned int *> (t_rows + 8 * kTStride + 8 * n) = halves (acc[n][2], acc[n][3]);
+      }
+    }
+  }
+  __syncthreads ();
+
+  /* columns: warp per 8 output columns, all three channels and 64 output rows:
+   * out = T + C·ΔT, ΔT from T through clamped row addresses */
+  const int x_chunk = 8 * warp;
+  if (x_chunk >= width_out)
+    return;
+  /* A fragment of m-tile m and k-step k: index m − k + (S − 1), entries d = 16(m − k) + d0
+   * (+8, −8) */
+  uint4 a_frag[L::kColFrags];
+#pragma unroll
+  for (int u = 0; u < L::kColFrags; u++) {
+    const int v = u - (S - 1);
+    a_frag[u] = make_uint4 (lane_pairs[16 * v], lane_pairs[16 * v + 8], lane_pairs[16 * v - 8], 0u);
+  }
+  const int x = x_chunk + 2 * t;
+  unsigned int alpha_words[kTileMaxSegment / 16][2][2];
+#pragma unroll
+  for (int m = 0; m < kTileMaxSegment / 16; m++)
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+      const int i = min (16 * m + g + 8 * h, height_out - 1);
+      const unsigned int *src = reinterpret_cast<const unsigned int *> (in.at (y_st + i, x_st));
+#pragma unroll
+      for (int j = 0; j < 2; j++)
+        alpha_words[m][h][j] = __ldg (src + min (x + j, width_out - 1));
+    }
+  /* the sums start at T + 0.5 of the output rows (rows past the segment: any T) */
+  float acc[kTileMaxSegment / 16][3][4];
+#pragma unroll
+  for (int m = 0; m < kTileMaxSegment / 16; m++)
+#pragma unroll
+    for (int ch = 0; ch < 3; ch++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const float2 v = unhalves (
+            *reinterpret_cast<const unsigned int *> (t_plane + (ch * K + 16 * m + g + 8 * h + p.pad) * kTStride + x));
+        acc[m][ch][2 * h] = v.x;
+        acc[m][ch][2 * h + 1] = v.y;
+      }
+#pragma unroll
+  for (int k = 0; k < S; k++) {
+    /* lanes 0..15 address rows 16k .. 16k + 15 of the window (x2: lanes 16..31 unused) */
+    const int r = 16 * k + (lane & 15), now = clampi (r, sy, ey), before = clampi (r - 1, sy, ey);
+#pragma unroll
+    for (int ch = 0; ch < 3; ch++) {
+      const __half *column = t_plane + ch * K * kTStride + x_chunk;
+      unsigned int v[2], w[2];
+      ldmatrix_x2_trans (v, shared_address (column + now * kTStride));
+      ldmatrix_x2_trans (w, shared_address (column + before * kTStride));
+      const unsigned int b0 = hsub2 (v[0], w[0]), b1 = hsub2 (v[1], w[1]);
+#pragma unroll
+      for (int m = 0; m < kTileMaxSegment / 16; m++) {
+        const int u = m - k + (S - 1);
+        if (p.column_nonzero >> u & 1u) {
+          const unsigned int a[4] = { a_frag[u].x, a_frag[u].y, a_frag[u].z, a_frag[u].x };
+          mma (acc[m][ch], a, b0, b1);
+        }
+      }
+    }
+  }
+
+  /* out = floor(T + 0.5 + the sums) (DESIGN.md: round half up), clamped by the conversion;
+   * alpha from the frame, its words fetched before the products */
+  const unsigned int alpha = in.alpha_first ? 0u : 3u;
+#pragma unroll
+  for (int m = 0; m < kTileMaxSegment / 16; m++) {
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+      const int i = 16 * m + g + 8 * h;
+      if (i >= height_out)
+        continue;
+      unsigned int *dst = reinterpret_cast<unsigned int *> (out.at (y_st + i, x_st + x));
+#pragma unroll
+      for (int j = 0; j < 2; j++)
+        if (x + j < width_out)
+          dst[j] = pack_pixel (round_to_byte (acc[m][0][2 * h + j]), round_to_byte (acc[m][1][2 * h + j]),
+              round_to_byte (acc[m][2][2 * h + j]), __byte_perm (alpha_words[m][h][j], 0, alpha), out.alpha_first);
     }
   }
 }
 
-static TileGeometry tile_geometry (int n_x, int n_y, int segments_x, int segments_y, int warmup)
+/* P: the warm-up rounded up to a multiple of 4, so that the output columns start on an
+ * 8-byte boundary of the window's rows */
+static int window_pad (int warmup)
 {
-  TileGeometry g;
-  g.width = n_x;
-  g.height = n_y;
-  g.segments_x = segments_x;
-  g.segments_y = segments_y;
-  g.warmup = warmup;
-  const int seg_x = div_up (n_x, segments_x), seg_y = div_up (n_y, segments_y);
-  g.t_stride = seg_x | 1;
-  g.in_stride = min (seg_x + 2 * warmup, n_x) | 1;
-  g.pairs_max = (min (seg_y + 2 * warmup, n_y) + 1) / 2;
-  g.t_plane = g.pairs_max * g.t_stride;
-  g.park_plane = (seg_y / 2 + 1) * g.t_stride;
-  return g;
+  return (warmup + 3) & ~3;
 }
 
-static size_t tile_shared_bytes (const TileGeometry &g)
+static int window_steps (int warmup)
 {
-  const size_t frame = (size_t) g.pairs_max * g.in_stride * 8, park = (size_t) 3 * g.park_plane * 4;
-  return (size_t) ((3 * g.t_plane + 1) & ~1) * 4 + (frame > park ? frame : park);
+  return div_up (kTileMaxSegment + 2 * window_pad (warmup), 16);
 }
-
-static int tile_threads (const TileGeometry &g)
-{
-  const int seg_x = div_up (g.width, g.segments_x);
-  return div_up (3 * max (g.pairs_max, seg_x), 32) * 32;
-}
-
-static const size_t kTileMaxSharedBytes = 228 * 1024 / kTileBlocksPerSm - 1024;
 
 bool recursive_tiles_cover (int n_x, int n_y, int segments_x, int segments_y, int warmup)
 {
-  if (segments_x < 1 || segments_y < 1 || div_up (n_x, segments_x) > kTileMaxSegment ||
-      div_up (n_y, segments_y) > kTileMaxSegment)
-    return false;
-  const TileGeometry g = tile_geometry (n_x, n_y, segments_x, segments_y, warmup);
-  return min (div_up (n_x, segments_x) + 2 * warmup, n_x) <= kTileMaxColumns &&
-      tile_shared_bytes (g) <= kTileMaxSharedBytes && tile_threads (g) <= kTileMaxThreads;
+  return segments_x >= 1 && segments_y >= 1 && div_up (n_x, segments_x) <= kTileMaxSegment &&
+      div_up (n_y, segments_y) <= kTileMaxSegment && warmup >= 0 && window_pad (warmup) <= kMaxPad;
 }
 
-cudaError_t recursive_tiles (Lines in, Lines out, int width, int height, int segments_x, int segments_y,
-    int warmup, const CsDericheCoeffs &c, cudaStream_t stream)
+/* The fourth-order real recursion's coefficients (RealPoles of the swept kernel this
+ * replaced): with D_i(z) = 1 − 2Re b_i z⁻¹ + |b_i|²z⁻², N_i(z) = Re x_i − Re(b̄_i x_i)z⁻¹,
+ * x = r1·b (cs_sweep.cuh's x(1)), Re Σ h = (N_0 D_1 + N_1 D_0)/(D_0 D_1)·Δf; and from it
+ * c(d) in double. */
+static void tile_coefficients (const CsDericheCoeffs &c, int pad, int steps, TileParams &p)
 {
-  if (!recursive_tiles_cover (width, height, segments_x, segments_y, warmup))
-    return cudaErrorInvalidValue;
-  /* per pole: a1 = 2Re b, a2 = −|b|², n0 = Re x, n1 = −Re(b̄x), x = r1·b (cs_sweep.cuh's x(1));
-   * then the products of RealPoles's comment, in double */
   double a1[2], a2[2], n0[2], n1[2];
   for (int i = 0; i < 2; i++) {
     const double br = c.b[i].re, bi = c.b[i].im;
@@ -379,23 +384,73 @@ cudaError_t recursive_tiles (Lines in, Lines out, int width, int height, int seg
     -a2[0] * a2[1] };
   const double n[4] = { n0[0] + n0[1], n1[0] + n1[1] - n0[0] * a1[1] - n0[1] * a1[0],
     -(n0[0] * a2[1] + n1[0] * a1[1] + n0[1] * a2[0] + n1[1] * a1[0]), -(n1[0] * a2[1] + n1[1] * a2[0]) };
-  RealPoles k;
-  for (int j = 0; j < 4; j++) {
-    k.a[j] = (float) a[j];
-    k.n[j] = (float) n[j];
+  /* g: the response to Δ = δ[0], over the longest reach a window needs */
+  const int d_min = pad - 16 * steps + 1, d_max = pad + kTileMaxSegment - 1, reach = d_max > -d_min ? d_max : -d_min;
+  double gr[kMaxPairs + 2];
+  for (int k = 0; k <= reach; k++) {
+    double y = k < 4 ? n[k] : 0.0;
+    for (int j = 1; j <= 4 && j <= k; j++)
+      y += a[j - 1] * gr[k - j];
+    gr[k] = y;
   }
-  const TileGeometry g = tile_geometry (width, height, segments_x, segments_y, warmup);
-  const size_t bytes = tile_shared_bytes (g);
-  cudaError_t err = cudaFuncSetAttribute (recursive_tile, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) bytes);
+  float c_h[kMaxPairs + 1];   /* c(d) rounded to fp16, d = d_min .. d_max */
+  for (int d = d_min; d <= d_max; d++)
+    c_h[d - d_min] = __half2float (__float2half_rn ((float) (d >= 0 ? gr[d] : -gr[-d - 1])));
+  for (int d = d_min + 1; d <= d_max; d++) {
+    const __half lo = __float2half_rn (c_h[d - d_min]), hi = __float2half_rn (c_h[d - 1 - d_min]);
+    p.pairs[d - d_min - 1] = (unsigned int) __half_as_ushort (lo) | (unsigned int) __half_as_ushort (hi) << 16;
+  }
+  /* which fragments hold a nonzero entry (the others' products are skipped) */
+  auto nonzero = [&] (int lo, int hi) {
+    for (int d = lo; d <= hi; d++)
+      if (d >= d_min && d <= d_max && c_h[d - d_min] != 0.0f)
+        return true;
+    return false;
+  };
+  p.row_nonzero = p.column_nonzero = 0;
+  for (int u = 0; u < row_fragments (steps); u++) {
+    const int v = u - 2 * (steps - 1);   /* n-tile − 2·k-step: entries d = 8v + g − k' + pad */
+    if (nonzero (8 * v - 15 + pad, 8 * v + 7 + pad))
+      p.row_nonzero |= 1u << u;
+  }
+  for (int u = 0; u < column_fragments (steps); u++) {
+    const int v = u - (steps - 1);   /* m-tile − k-step: entries d = 16v + i' − k' + pad */
+    if (nonzero (16 * v - 15 + pad, 16 * v + 15 + pad))
+      p.column_nonzero |= 1u << u;
+  }
+}
+
+template <int S>
+static cudaError_t launch_tiles (Lines in, Lines out, const TileParams &p, cudaStream_t stream)
+{
+  const int bytes = TileLayout<S>::kBytes;
+  cudaError_t err = cudaFuncSetAttribute (recursive_tile<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
   /* all of the SM's L1 as shared memory whatever this launch's size: the kernel reads the
    * frame once, and a carveout that follows the size would be re-chosen between frames */
   if (err == cudaSuccess)
-    err = cudaFuncSetAttribute (recursive_tile, cudaFuncAttributePreferredSharedMemoryCarveout,
+    err = cudaFuncSetAttribute (recursive_tile<S>, cudaFuncAttributePreferredSharedMemoryCarveout,
         cudaSharedmemCarveoutMaxShared);
   if (err != cudaSuccess)
     return err;
-  recursive_tile<<<dim3 (segments_x, segments_y), tile_threads (g), bytes, stream>>> (in, out, g, k);
+  recursive_tile<S><<<dim3 (p.segments_x, p.segments_y), kTileThreads, bytes, stream>>> (in, out, p);
   return cudaGetLastError ();
+}
+
+cudaError_t recursive_tiles (Lines in, Lines out, int width, int height, int segments_x, int segments_y,
+    int warmup, const CsDericheCoeffs &c, cudaStream_t stream)
+{
+  if (!recursive_tiles_cover (width, height, segments_x, segments_y, warmup))
+    return cudaErrorInvalidValue;
+  TileParams p;
+  p.width = width;
+  p.height = height;
+  p.segments_x = segments_x;
+  p.segments_y = segments_y;
+  p.warmup = warmup;
+  p.pad = window_pad (warmup);
+  const int steps = window_steps (warmup) <= 5 ? 5 : 6;   /* the kernel's instances */
+  tile_coefficients (c, p.pad, steps, p);
+  return steps <= 5 ? launch_tiles<5> (in, out, p, stream) : launch_tiles<6> (in, out, p, stream);
 }
 
 }  // namespace cs

@@ -23,7 +23,7 @@ for step in $steps; do
       { CK_TIMEOUT_MULTIPLIER=4 timeout 240 $py .gpu/run-tests.py "$build" --suite gpu --timeout-multiplier 4 \
           --wrap "compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 3"; } > "$out/sanitizer.log" 2>&1 ;;
     racecheck)
-      { CK_TIMEOUT_MULTIPLIER=4 timeout 150 $py .gpu/run-tests.py "$build" --name gpu-kernels --timeout-multiplier 4 \
+      { CK_TIMEOUT_MULTIPLIER=8 timeout 330 $py .gpu/run-tests.py "$build" --name gpu-kernels --timeout-multiplier 8 \
           --wrap "compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 3"; } >> "$out/sanitizer.log" 2>&1 ;;
     leaks)
       { CK_TIMEOUT_MULTIPLIER=4 timeout 150 $py .gpu/run-tests.py "$build" --name states --name gpu-elements --timeout-multiplier 4 \

@@ -259,6 +259,38 @@ START_TEST (test_recursive_tiles)
 }
 END_TEST
 
+/* The tile kernel's matrices are fp16: the worst input for their rounding is one whose
+ * differences are all ±255 (a pass's error bound is 0.19 LSB at σ = 5). 0/255
+ * checkerboards, stripes along x and along y, and the extremes 0–2 / 253–255. */
+START_TEST (test_recursive_tiles_extremes)
+{
+  const double sigmas[] = { 0.5, 2.0, 5.0 };
+  const int pattern = _i / 3;
+  CsImage src = cs_test_image_new (203, 150, 0, _i % 2 ? 0 : 3, 0);
+  if (pattern == 3)
+    cs_test_fill_extremes (&src, 11);
+  else
+    for (int y = 0; y < src.height; y++)
+      for (int x = 0; x < src.width; x++) {
+        uint8_t *px = cs_image_pixel (&src, x, y);
+        const int co = cs_colour_offset (src.alpha_offset), on = pattern == 0 ? (x + y) & 1 : pattern == 1 ? x & 1 : y & 1;
+        for (int c = 0; c < 3; c++)
+          px[co + c] = (on ^ (c == 1)) ? 255 : 0;
+        px[src.alpha_offset] = (uint8_t) (x * 7 + y);
+      }
+  CsTestJob j = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
+  j.rc.sigma = sigmas[_i % 3];
+  j.rc.partition_start = CS_PARTITION_WARM_UP;
+  j.rc.blocks_per_stripe = 4;
+  ck_assert (cs_cuda_recursive_uses_tiles (&j.rc, &device, src.width, src.height));
+  const char *names[] = { "checkerboard", "stripes x", "stripes y", "extremes" };
+  char what[96];
+  snprintf (what, sizeof what, "recursive tiles %s sigma %g", names[pattern], j.rc.sigma);
+  check_against_reference (&j, &src, 8, 1, what);
+  cs_test_image_free (&src);
+}
+END_TEST
+
 START_TEST (test_bilateral_exact)
 {
   const int radii[] = { 1, 2, 3, 5, 7, 15, 32 };
@@ -438,6 +470,7 @@ static Suite *suite (void)
   tcase_add_test (tc, test_edgeaware_auto_vs_algorithm_a);
   tcase_add_loop_test (tc, test_recursive, 0, 60 * 5);
   tcase_add_loop_test (tc, test_recursive_tiles, 0, 42 + 7);
+  tcase_add_loop_test (tc, test_recursive_tiles_extremes, 0, 12);
   tcase_add_loop_test (tc, test_bilateral_exact, 0, 14 * 3);
   tcase_add_loop_test (tc, test_bilateral_exact_float, 0, 15);
   tcase_add_loop_test (tc, test_bilateral_half_ranges, 0, 75);
