@@ -21,10 +21,11 @@
  *     T[i] = f[i] + Σ_{j=s+1..e} c(i − j)·Δ[j],   c(d) = g(d) (d >= 0), −g(−d − 1) (d < 0).
  * c depends on i − j alone, so with Δ set to 0 outside s+1..e every segment of every tile
  * is the same Toeplitz product: over a window of K samples starting P before the segment
- * (P = the warm-up rounded up to a multiple of 4, K = 64 + 2P rounded up to 16), output i of 64 takes
- * C[i][k] = c(i + P − k). Its m16n8k16 fragments repeat along the diagonals, so a warp
- * holds all of C in 36 registers; fragments that are zero in fp16 are skipped (at σ = 0.5
- * most are), which changes no bit.
+ * (P = the warm-up rounded up to a multiple of 4, K = 64 + 2P rounded up to 16), output i
+ * of 64 takes C[i][k] = c(i + P − k). Its m16n8k16 fragments repeat along the diagonals,
+ * so a warp keeps the ones it needs in 28 (rows) or 27 (columns) registers, each loaded
+ * from a table of fp16 pairs made on the host; fragments that are zero in fp16 are skipped
+ * (at σ = 0.5 most are), which changes no bit.
  * Rows: the tile's rows with their margins are the lines, their differences (integers in
  * −255..255, exact in fp16) the operand, and T = f + C·Δ goes to shared memory as fp16 (as
  * the swept tile kept it). Columns: the same product on the differences of T down the
@@ -40,8 +41,6 @@
  * holds it to 1 LSB on noise, photos, 0/255 checkerboards and stripes.
  */
 #include "cs_recursive_tile.cuh"
-
-#include <math.h>
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #error "recursive_tile.cu needs sm_80 or newer (mma.m16n8k16 with fp16 operands)"
@@ -71,7 +70,7 @@ struct TileParams {
 template <int S>
 struct TileLayout {
   static constexpr int K = 16 * S, kDStride = K + 8;   /* halves per Δ row: an odd number of 16 B units */
-  static constexpr int kRowFrags = row_fragments (S), kColFrags = column_fragments (S);
+  static constexpr int kColFrags = column_fragments (S);
   static constexpr int kTBytes = 3 * K * kTStride * 2, kDBytes = 3 * K * kDStride * 2;
   static constexpr int kPairBytes = kMaxPairs * 4;
   static constexpr int kBytes = kTBytes + kDBytes + kPairBytes;
