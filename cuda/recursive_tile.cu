@@ -23,9 +23,9 @@
  * is the same Toeplitz product: over a window of K samples starting P before the segment
  * (P = the warm-up rounded up to a multiple of 4, K = 64 + 2P rounded up to 16), output i
  * of 64 takes C[i][k] = c(i + P − k). Its m16n8k16 fragments repeat along the diagonals,
- * so a warp keeps the ones it needs in 28 (rows) or 27 (columns) registers, each loaded
- * from a table of fp16 pairs made on the host; fragments that are zero in fp16 are skipped
- * (at σ = 0.5 most are), which changes no bit.
+ * so a warp keeps the ones it needs in 28 (rows) or 36 (columns) registers, each one
+ * load from tables of fp16 pairs made on the host. (Skipping the fragments that are zero
+ * in fp16 cost more issue slots in predicates than the tensor pipe, 20 % busy, saved.)
  * Rows: the tile's rows with their margins are the lines, their differences (integers in
  * −255..255, exact in fp16) the operand, and T = f + C·Δ goes to shared memory as fp16 (as
  * the swept tile kept it). Columns: the same product on the differences of T down the
@@ -61,7 +61,6 @@ __host__ __device__ constexpr int column_fragments (int steps) { return steps - 
 
 struct TileParams {
   int width, height, segments_x, segments_y, warmup, pad;
-  unsigned int row_nonzero, column_nonzero;   /* fragments with a nonzero fp16 entry, bit per index */
   /* (c(d), c(d − 1)) in fp16 as the low and high halves, d = pad − 16·steps + 2 .. pad + 63:
    * every fragment register is one of these words */
   unsigned int pairs[kMaxPairs];
@@ -72,8 +71,11 @@ struct TileLayout {
   static constexpr int K = 16 * S, kDStride = K + 8;   /* halves per Δ row: an odd number of 16 B units */
   static constexpr int kColFrags = column_fragments (S);
   static constexpr int kTBytes = 3 * K * kTStride * 2, kDBytes = 3 * K * kDStride * 2;
-  static constexpr int kPairBytes = kMaxPairs * 4;
-  static constexpr int kBytes = kTBytes + kDBytes + kPairBytes;
+  /* the pairs, and per pair index i the row fragment words (P[i], P[i − 8]) and the column
+   * fragment words (P[i], P[i + 8], P[i − 8], P[i]), so that a fragment is one load into
+   * the registers an mma takes */
+  static constexpr int kPairBytes = kMaxPairs * 4, kRowFragBytes = kMaxPairs * 8, kColFragBytes = kMaxPairs * 16;
+  static constexpr int kBytes = kTBytes + kDBytes + kColFragBytes + kRowFragBytes + kPairBytes;
 };
 
 static __device__ __forceinline__ int cut (int j, int n, int segments)
@@ -105,7 +107,7 @@ static __device__ __forceinline__ void ldmatrix_x2_trans (unsigned int (&r)[2], 
 static __device__ __forceinline__ void mma (float (&d)[4], const unsigned int (&a)[4], unsigned int b0,
     unsigned int b1)
 {
-  asm volatile ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+  asm ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
                 "{%0, %1, %2, %3};"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
@@ -147,7 +149,9 @@ recursive_tile (Lines in, Lines out, TileParams p)
   extern __shared__ __align__ (16) unsigned char smem[];
   __half *t_plane = reinterpret_cast<__half *> (smem);
   __half *d_plane = reinterpret_cast<__half *> (smem + L::kTBytes);
-  unsigned int *pairs = reinterpret_cast<unsigned int *> (smem + L::kTBytes + L::kDBytes);
+  uint4 *col_words = reinterpret_cast<uint4 *> (smem + L::kTBytes + L::kDBytes);
+  uint2 *row_words = reinterpret_cast<uint2 *> (smem + L::kTBytes + L::kDBytes + L::kColFragBytes);
+  unsigned int *pairs = reinterpret_cast<unsigned int *> (smem + L::kTBytes + L::kDBytes + L::kColFragBytes + L::kRowFragBytes);
 
   const int x_st = cut (blockIdx.x, p.width, p.segments_x), x_en = cut (blockIdx.x + 1, p.width, p.segments_x);
   const int y_st = cut (blockIdx.y, p.height, p.segments_y), y_en = cut (blockIdx.y + 1, p.height, p.segments_y);
@@ -162,9 +166,16 @@ recursive_tile (Lines in, Lines out, TileParams p)
 
   /* C's entries as fp16 pairs; a lane's fragment registers are the words at its
    * d0 = g − 2t + P plus compile-time offsets (8 per n-tile, 16 per m-tile or k-step) */
-  for (int i = tid; i < 16 * S + kTileMaxSegment - 2; i += kTileThreads)
+  constexpr int kPairs = 16 * S + kTileMaxSegment - 2;
+  for (int i = tid; i < kPairs; i += kTileThreads)
     pairs[i] = p.pairs[i];
-  const unsigned int *lane_pairs = pairs + (g - 2 * t + 16 * S - 2);   /* d0 − (P − 16S + 2) */
+  __syncthreads ();
+  for (int i = tid; i < kPairs; i += kTileThreads) {   /* entries outside 8..kPairs − 9 are not read */
+    const unsigned int at = pairs[i], back = pairs[max (i - 8, 0)], ahead = pairs[min (i + 8, kPairs - 1)];
+    row_words[i] = make_uint2 (at, back);
+    col_words[i] = make_uint4 (at, ahead, back, at);
+  }
+  const int lane_pair = g - 2 * t + 16 * S - 2;   /* d0 − (P − 16S + 2) */
 
   /* Δ of the window's rows, K per row, and f + 0.5 of its output columns (T's slots, the
    * half of the final rounding carried along; replaced by T + 0.5 below). Samples outside
@@ -227,9 +238,8 @@ recursive_tile (Lines in, Lines out, TileParams p)
 #pragma unroll
     for (int u = 0; u < kHalfFrags; u++) {
       const int v = u - 2 * (S - 1) + 4 * half;
-      b[u] = make_uint2 (lane_pairs[8 * v], lane_pairs[8 * v - 8]);
+      b[u] = row_words[lane_pair + 8 * v];
     }
-    const unsigned int nonzero = p.row_nonzero >> (4 * half);
     const int n_items = 3 * (m_last - m_first + 1);
     for (int item = warp / 2; item < n_items; item += kTileWarps / 2) {
       const int ch = item % 3, m = m_first + item / 3;
@@ -253,8 +263,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
 #pragma unroll
         for (int n = 0; n < kHalfTiles; n++) {
           const int u = n - 2 * k + 2 * (S - 1);
-          if (nonzero >> u & 1u)
-            mma (acc[n], a, b[u].x, b[u].y);
+          mma (acc[n], a, b[u].x, b[u].y);
         }
       }
 #pragma unroll
@@ -277,7 +286,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
 #pragma unroll
   for (int u = 0; u < L::kColFrags; u++) {
     const int v = u - (S - 1);
-    a_frag[u] = make_uint4 (lane_pairs[16 * v], lane_pairs[16 * v + 8], lane_pairs[16 * v - 8], 0u);
+    a_frag[u] = col_words[lane_pair + 16 * v];
   }
   const int x = x_chunk + 2 * t;
   unsigned int alpha_words[kTileMaxSegment / 16][2][2];
@@ -318,10 +327,8 @@ recursive_tile (Lines in, Lines out, TileParams p)
 #pragma unroll
       for (int m = 0; m < kTileMaxSegment / 16; m++) {
         const int u = m - k + (S - 1);
-        if (p.column_nonzero >> u & 1u) {
-          const unsigned int a[4] = { a_frag[u].x, a_frag[u].y, a_frag[u].z, a_frag[u].x };
-          mma (acc[m][ch], a, b0, b1);
-        }
+        const unsigned int a[4] = { a_frag[u].x, a_frag[u].y, a_frag[u].z, a_frag[u].w };
+        mma (acc[m][ch], a, b0, b1);
       }
     }
   }
@@ -392,31 +399,9 @@ static void tile_coefficients (const CsDericheCoeffs &c, int pad, int steps, Til
       y += a[j - 1] * gr[k - j];
     gr[k] = y;
   }
-  float c_h[kMaxPairs + 1];   /* c(d) rounded to fp16, d = d_min .. d_max */
-  for (int d = d_min; d <= d_max; d++)
-    c_h[d - d_min] = __half2float (__float2half_rn ((float) (d >= 0 ? gr[d] : -gr[-d - 1])));
-  for (int d = d_min + 1; d <= d_max; d++) {
-    const __half lo = __float2half_rn (c_h[d - d_min]), hi = __float2half_rn (c_h[d - 1 - d_min]);
-    p.pairs[d - d_min - 1] = (unsigned int) __half_as_ushort (lo) | (unsigned int) __half_as_ushort (hi) << 16;
-  }
-  /* which fragments hold a nonzero entry (the others' products are skipped) */
-  auto nonzero = [&] (int lo, int hi) {
-    for (int d = lo; d <= hi; d++)
-      if (d >= d_min && d <= d_max && c_h[d - d_min] != 0.0f)
-        return true;
-    return false;
-  };
-  p.row_nonzero = p.column_nonzero = 0;
-  for (int u = 0; u < row_fragments (steps); u++) {
-    const int v = u - 2 * (steps - 1);   /* n-tile − 2·k-step: entries d = 8v + g − k' + pad */
-    if (nonzero (8 * v - 15 + pad, 8 * v + 7 + pad))
-      p.row_nonzero |= 1u << u;
-  }
-  for (int u = 0; u < column_fragments (steps); u++) {
-    const int v = u - (steps - 1);   /* m-tile − k-step: entries d = 16v + i' − k' + pad */
-    if (nonzero (16 * v - 15 + pad, 16 * v + 15 + pad))
-      p.column_nonzero |= 1u << u;
-  }
+  auto c_fp16 = [&] (int d) { return __half_as_ushort (__float2half_rn ((float) (d >= 0 ? gr[d] : -gr[-d - 1]))); };
+  for (int d = d_min + 1; d <= d_max; d++)
+    p.pairs[d - d_min - 1] = (unsigned int) c_fp16 (d) | (unsigned int) c_fp16 (d - 1) << 16;
 }
 
 template <int S>
