@@ -164,6 +164,36 @@ recursive_tile (Lines in, Lines out, TileParams p)
   const int sy = max (y_st - p.warmup, 0) - y0, ey = min (y_en + p.warmup, p.height) - 1 - y0;   /* rows of T */
   const int width_out = x_en - x_st, height_out = y_en - y_st;
 
+  /* Δ of the window's rows, K per row, and f + 0.5 of its output columns (T's slots, the
+   * half of the final rounding carried along; replaced by T + 0.5 below). Samples outside
+   * the sweeps' s..e are read as the nearest inside (the frame clamped to s..e): their
+   * differences, Δ[s] included, are then exactly the 0 that the sweeps start from, and
+   * rows outside the segment's samples copy its first or last (T's rows there are never
+   * read). A thread per four columns walks the rows (7–10 of them), its loads (five
+   * words a row) in two batches, each issued whole before any word is used: each wait
+   * costs a memory latency, and one batch of all rows would not fit the registers. The
+   * first batch is in flight while the block sets up C's fragment tables. */
+  const unsigned int first = in.alpha_first ? 1u : 0u;
+  const int m_first = sy / 16, m_last = ey / 16;   /* the row m-tiles that hold samples */
+  constexpr int kQuads = K / 4, kGroups = kTileThreads / kQuads, kAhead = (K + 2 * kGroups - 1) / (2 * kGroups);
+  const int q = tid % kQuads, group = tid / kQuads, r_begin = 16 * m_first + group, r_end = 16 * (m_last + 1);
+  int c[5];
+#pragma unroll
+  for (int j = 0; j < 5; j++)
+    c[j] = clampi (x0 + 4 * q - 1 + j, sx, ex);
+  unsigned int w[kAhead][5];
+  auto load_rows = [&] (int r0) {
+#pragma unroll
+    for (int b = 0; b < kAhead; b++) {
+      const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at (y0 + clampi (r0 + b * kGroups, sy, ey), 0));
+#pragma unroll
+      for (int j = 0; j < 5; j++)
+        w[b][j] = __ldg (row + c[j]);
+    }
+  };
+  if (group < kGroups)
+    load_rows (r_begin);
+
   /* C's entries as fp16 pairs; a lane's fragment registers are the words at its
    * d0 = g − 2t + P plus compile-time offsets (8 per n-tile, 16 per m-tile or k-step) */
   constexpr int kPairs = 16 * S + kTileMaxSegment - 2;
@@ -177,50 +207,26 @@ recursive_tile (Lines in, Lines out, TileParams p)
   }
   const int lane_pair = g - 2 * t + 16 * S - 2;   /* d0 − (P − 16S + 2) */
 
-  /* Δ of the window's rows, K per row, and f + 0.5 of its output columns (T's slots, the
-   * half of the final rounding carried along; replaced by T + 0.5 below). Samples outside
-   * the sweeps' s..e are read as the nearest inside (the frame clamped to s..e): their
-   * differences, Δ[s] included, are then exactly the 0 that the sweeps start from, and
-   * rows outside the segment's samples copy its first or last (T's rows there are never
-   * read). A thread per four columns walks the rows (7–10 of them), its loads (five
-   * words a row) in two batches, each issued whole before any word is used: each wait
-   * costs a memory latency, and one batch of all rows would not fit the registers. */
-  const unsigned int first = in.alpha_first ? 1u : 0u;
-  const int m_first = sy / 16, m_last = ey / 16;   /* the row m-tiles that hold samples */
-  {
-    constexpr int kQuads = K / 4, kGroups = kTileThreads / kQuads, kAhead = (K + 2 * kGroups - 1) / (2 * kGroups);
-    const int q = tid % kQuads, group = tid / kQuads, x = x0 + 4 * q, i = 4 * q - p.pad;
-    int c[5];
+  if (group < kGroups) {
+    const int i = 4 * q - p.pad;   /* output column of the thread's first sample */
+    for (int r0 = r_begin; r0 < r_end; r0 += kAhead * kGroups) {
+      if (r0 != r_begin)
+        load_rows (r0);
 #pragma unroll
-    for (int j = 0; j < 5; j++)
-      c[j] = clampi (x - 1 + j, sx, ex);
-    const int r_end = 16 * (m_last + 1);
-    if (group < kGroups) {
-      for (int r0 = 16 * m_first + group; r0 < r_end; r0 += kAhead * kGroups) {
-        unsigned int w[kAhead][5];
+      for (int b = 0; b < kAhead; b++) {
+        const int r = r0 + b * kGroups;
+        if (r >= r_end)
+          break;
 #pragma unroll
-        for (int b = 0; b < kAhead; b++) {
-          const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at (y0 + clampi (r0 + b * kGroups, sy, ey), 0));
-#pragma unroll
-          for (int j = 0; j < 5; j++)
-            w[b][j] = __ldg (row + c[j]);
-        }
-#pragma unroll
-        for (int b = 0; b < kAhead; b++) {
-          const int r = r0 + b * kGroups;
-          if (r >= r_end)
-            break;
-#pragma unroll
-          for (int ch = 0; ch < 3; ch++) {
-            const unsigned int now0 = biased_pair (w[b][1], w[b][2], first + ch),
-                               now1 = biased_pair (w[b][3], w[b][4], first + ch);
-            reinterpret_cast<uint2 *> (d_plane + (ch * K + r) * L::kDStride)[q] =
-                make_uint2 (hsub2 (now0, biased_pair (w[b][0], w[b][1], first + ch)),
-                    hsub2 (now1, biased_pair (w[b][2], w[b][3], first + ch)));
-            if (i >= 0 && i < kTileMaxSegment)   /* (1024 + f) − 1023.5, exact */
-              *reinterpret_cast<uint2 *> (t_plane + (ch * K + r) * kTStride + i) =
-                  make_uint2 (hsub2 (now0, 0x63FF63FFu), hsub2 (now1, 0x63FF63FFu));
-          }
+        for (int ch = 0; ch < 3; ch++) {
+          const unsigned int now0 = biased_pair (w[b][1], w[b][2], first + ch),
+                             now1 = biased_pair (w[b][3], w[b][4], first + ch);
+          reinterpret_cast<uint2 *> (d_plane + (ch * K + r) * L::kDStride)[q] =
+              make_uint2 (hsub2 (now0, biased_pair (w[b][0], w[b][1], first + ch)),
+                  hsub2 (now1, biased_pair (w[b][2], w[b][3], first + ch)));
+          if (i >= 0 && i < kTileMaxSegment)   /* (1024 + f) − 1023.5, exact */
+            *reinterpret_cast<uint2 *> (t_plane + (ch * K + r) * kTStride + i) =
+                make_uint2 (hsub2 (now0, 0x63FF63FFu), hsub2 (now1, 0x63FF63FFu));
         }
       }
     }
