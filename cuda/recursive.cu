@@ -16,6 +16,7 @@
 #include "cs_carry.cuh"
 #include "cs_coeffs.h"
 #include "cs_recursive_tile.cuh"
+#include "cs_recursive_lines.cuh"
 #include "cs_partition.h"
 
 #include <math.h>
@@ -167,6 +168,14 @@ static bool tiles_cover (const CsRecursiveParams *p, int width, int height, int 
       recursive_tiles_cover (width, height, segments_x, segments_y, warmup);
 }
 
+/* Deriche with warm-ups of 17–64 samples and segments of at most 64 (recursive_lines.cu) */
+static bool lines_cover (const CsRecursiveParams *p, int width, int height, int segments_x, int segments_y,
+    int warmup)
+{
+  return p->algorithm == CS_RECURSIVE_DERICHE && !cs_recursive_carries (p) &&
+      recursive_lines_cover (width, height, segments_x, segments_y, warmup);
+}
+
 }  // namespace cs
 
 using namespace cs;
@@ -194,6 +203,11 @@ extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width
   const int tiles_x = div_up (width, tile), tiles_y = div_up (height, tile);
   if (tiles_cover (p, width, height, tiles_x, tiles_y, warmup))
     return rows ? tiles_x : tiles_y;
+  /* longer warm-ups, up to 64 samples: 64-sample segments for the two tensor-core passes
+   * (recursive_lines.cu), whose windows are 64 outputs long */
+  const int lines_x = div_up (width, kTileMaxSegment), lines_y = div_up (height, kTileMaxSegment);
+  if (lines_cover (p, width, height, lines_x, lines_y, warmup))
+    return rows ? lines_x : lines_y;
   if (cs_recursive_carries (p)) {
     const int model = cs_auto_partitions_short (n, n_lines, kMinCarriedPartition / 2.0,
         saturating_sweeps (dev, pass), kMinCarriedPartition, 256, rows ? 0 : kParkOnChipMaxSamples,
@@ -218,6 +232,15 @@ extern "C" int cs_cuda_recursive_uses_tiles (const CsRecursiveParams *p, const C
 {
   return !cs_recursive_params_check (p) && !cs_recursive_is_identity (p) &&
       tiles_cover (p, width, height, pass_segments (p, dev, width, height, CS_PASS_ROWS, 0),
+          pass_segments (p, dev, width, height, CS_PASS_COLUMNS, 0), warmup_samples (p));
+}
+
+extern "C" int cs_cuda_recursive_uses_lines (const CsRecursiveParams *p, const CsCudaDevice *dev, int width,
+    int height)
+{
+  return !cs_recursive_params_check (p) && !cs_recursive_is_identity (p) &&
+      !cs_cuda_recursive_uses_tiles (p, dev, width, height) &&
+      lines_cover (p, width, height, pass_segments (p, dev, width, height, CS_PASS_ROWS, 0),
           pass_segments (p, dev, width, height, CS_PASS_COLUMNS, 0), warmup_samples (p));
 }
 
@@ -275,6 +298,12 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
         rows.segments, cols.segments, warmup, c, stream);
   }
   const Lines t_r = make_lines (t_plane, pitch_t, 8, true, 0);
+  if (allow_tiles && lines_cover (p, w, h, rows.segments, cols.segments, warmup)) {
+    CsDericheCoeffs c;
+    cs_deriche_coeffs (p->sigma, &c);
+    return recursive_lines (in_r, t_r, make_lines (dst->data, dst->pitch, 4, true, dst->alpha_offset == 0), w, h,
+        rows.segments, cols.segments, warmup, c, stream);
+  }
   const Lines t_c = make_lines (t_plane, pitch_t, 8, false, 0);
   const Lines out_c = make_lines (dst->data, dst->pitch, 4, false, dst->alpha_offset == 0);
   const int grid_r = div_up ((long long) h * rows.segments, kThreads);

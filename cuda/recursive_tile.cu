@@ -41,10 +41,7 @@
  * holds it to 1 LSB on noise, photos, 0/255 checkerboards and stripes.
  */
 #include "cs_recursive_tile.cuh"
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#error "recursive_tile.cu needs sm_80 or newer (mma.m16n8k16 with fp16 operands)"
-#endif
+#include "cs_mma.cuh"
 
 namespace cs {
 
@@ -77,68 +74,6 @@ struct TileLayout {
   static constexpr int kPairBytes = kMaxPairs * 4, kRowFragBytes = kMaxPairs * 8, kColFragBytes = kMaxPairs * 16;
   static constexpr int kBytes = kTBytes + kDBytes + kColFragBytes + kRowFragBytes + kPairBytes;
 };
-
-static __device__ __forceinline__ int cut (int j, int n, int segments)
-{
-  /* floor(j·n/segments) (cs_segment_bounds), in 32 bits where j·n fits: a 64-bit division
-   * is a long subroutine */
-  const unsigned long long p = (unsigned long long) j * (unsigned int) n;
-  return p >> 32 ? (int) (p / (unsigned int) segments) : (int) ((unsigned int) p / (unsigned int) segments);
-}
-
-static __device__ __forceinline__ unsigned int shared_address (const void *p)
-{
-  return (unsigned int) __cvta_generic_to_shared (p);
-}
-
-static __device__ __forceinline__ void ldmatrix_x4 (unsigned int (&r)[4], unsigned int address)
-{
-  asm volatile ("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-      : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(address));
-}
-
-static __device__ __forceinline__ void ldmatrix_x2_trans (unsigned int (&r)[2], unsigned int address)
-{
-  asm volatile ("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
-      : "=r"(r[0]), "=r"(r[1]) : "r"(address));
-}
-
-/* d += a·b, m16n8k16, fp16 operands, float sums */
-static __device__ __forceinline__ void mma (float (&d)[4], const unsigned int (&a)[4], unsigned int b0,
-    unsigned int b1)
-{
-  asm ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-                "{%0, %1, %2, %3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-static __device__ __forceinline__ unsigned int halves (float lo, float hi)
-{
-  const __half2 h = __floats2half2_rn (lo, hi);
-  return *reinterpret_cast<const unsigned int *> (&h);
-}
-
-static __device__ __forceinline__ unsigned int hsub2 (unsigned int a, unsigned int b)
-{
-  const __half2 d = __hsub2 (*reinterpret_cast<const __half2 *> (&a), *reinterpret_cast<const __half2 *> (&b));
-  return *reinterpret_cast<const unsigned int *> (&d);
-}
-
-static __device__ __forceinline__ float2 unhalves (unsigned int w)
-{
-  return __half22float2 (*reinterpret_cast<const __half2 *> (&w));
-}
-
-/* Channel byte `byte` of the pixels a and b as the half2 (1024 + a, 1024 + b): fp16 0x64vv
- * is 1024 + vv exactly, so differences of two such words are the byte differences. */
-static __device__ __forceinline__ unsigned int biased_pair (unsigned int a, unsigned int b, unsigned int byte)
-{
-  const unsigned int picked = __byte_perm (a, b, byte | ((byte + 4) << 8));
-  unsigned int biased;   /* (picked & 0x00FF00FF) | 0x64006400 in one LOP3 */
-  asm ("lop3.b32 %0, %1, %2, %3, 0xEA;" : "=r"(biased) : "r"(picked), "r"(0x00FF00FFu), "r"(0x64006400u));
-  return biased;
-}
 
 template <int S>
 __global__ void __launch_bounds__ (kTileThreads, kTileBlocksPerSm)
@@ -377,34 +312,13 @@ bool recursive_tiles_cover (int n_x, int n_y, int segments_x, int segments_y, in
       div_up (n_y, segments_y) <= kTileMaxSegment && warmup >= 0 && window_pad (warmup) <= kMaxPad;
 }
 
-/* The fourth-order real recursion's coefficients (RealPoles of the swept kernel this
- * replaced): with D_i(z) = 1 − 2Re b_i z⁻¹ + |b_i|²z⁻², N_i(z) = Re x_i − Re(b̄_i x_i)z⁻¹,
- * x = r1·b (cs_sweep.cuh's x(1)), Re Σ h = (N_0 D_1 + N_1 D_0)/(D_0 D_1)·Δf; and from it
- * c(d) in double. */
+/* c(d) from the recursion's response (cs_mma.cuh), as the fp16 pairs the kernel takes */
 static void tile_coefficients (const CsDericheCoeffs &c, int pad, int steps, TileParams &p)
 {
-  double a1[2], a2[2], n0[2], n1[2];
-  for (int i = 0; i < 2; i++) {
-    const double br = c.b[i].re, bi = c.b[i].im;
-    const double xr = c.r1[i].re * br - c.r1[i].im * bi, xi = c.r1[i].re * bi + c.r1[i].im * br;
-    a1[i] = 2.0 * br;
-    a2[i] = -(br * br + bi * bi);
-    n0[i] = xr;
-    n1[i] = -(br * xr + bi * xi);
-  }
-  const double a[4] = { a1[0] + a1[1], a2[0] + a2[1] - a1[0] * a1[1], -(a1[0] * a2[1] + a2[0] * a1[1]),
-    -a2[0] * a2[1] };
-  const double n[4] = { n0[0] + n0[1], n1[0] + n1[1] - n0[0] * a1[1] - n0[1] * a1[0],
-    -(n0[0] * a2[1] + n1[0] * a1[1] + n0[1] * a2[0] + n1[1] * a1[0]), -(n1[0] * a2[1] + n1[1] * a2[0]) };
   /* g: the response to Δ = δ[0], over the longest reach a window needs */
   const int d_min = pad - 16 * steps + 1, d_max = pad + kTileMaxSegment - 1, reach = d_max > -d_min ? d_max : -d_min;
   double gr[kMaxPairs + 2];
-  for (int k = 0; k <= reach; k++) {
-    double y = k < 4 ? n[k] : 0.0;
-    for (int j = 1; j <= 4 && j <= k; j++)
-      y += a[j - 1] * gr[k - j];
-    gr[k] = y;
-  }
+  deriche_step_response (c, reach, gr);
   auto c_fp16 = [&] (int d) { return __half_as_ushort (__float2half_rn ((float) (d >= 0 ? gr[d] : -gr[-d - 1]))); };
   for (int d = d_min + 1; d <= d_max; d++)
     p.pairs[d - d_min - 1] = (unsigned int) c_fp16 (d) | (unsigned int) c_fp16 (d - 1) << 16;

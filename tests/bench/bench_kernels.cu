@@ -362,11 +362,16 @@ static void bench_recursive (void)
         p.sigma = s;
         p.algorithm = c.alg;
         p.partition_start = c.start;
-        const bool tiles = cs_cuda_recursive_uses_tiles (&p, &dev, f.w, f.h);
-        if (c.two_pass && !tiles)
+        const bool tiles = cs_cuda_recursive_uses_tiles (&p, &dev, f.w, f.h),
+                   lines = cs_cuda_recursive_uses_lines (&p, &dev, f.w, f.h);
+        if (c.two_pass && !tiles && !lines)
           continue;
         Result r = run_recursive (f, p, c.two_pass);
-        print_line (c.two_pass ? "recursivegauss(two-pass)" : tiles ? "recursivegauss(tiles)" : "recursivegauss", f,
+        print_line (c.two_pass ? "recursivegauss(two-pass)"
+                : tiles        ? "recursivegauss(tiles)"
+                : lines        ? "recursivegauss(lines)"
+                               : "recursivegauss",
+            f,
             fmt ("sigma=%g,algorithm=%s,partition-start=%s,blocks-per-stripe=0,kappa=%g", s,
             c.alg ? "young-van-vliet" : "deriche", c.start == CS_PARTITION_CARRY ? "carry" : "warm-up", p.kappa),
             r, floor_ms, "memory(read+write 8 B/px)",

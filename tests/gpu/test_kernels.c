@@ -291,6 +291,51 @@ START_TEST (test_recursive_tiles_extremes)
 }
 END_TEST
 
+/* Deriche with warm-ups of 17–64 samples as two tensor-core passes (recursive_lines.cu):
+ * segment counts that make every segment at most 64 long, on every input (odd sizes, 1x1,
+ * padded and pitched strides, photos); σ 6, 10, 20 at κ 3 and σ 20 at κ 1 (warm-ups 18,
+ * 30, 60, 20); and 0/255 checkerboards and stripes, the worst case for its fp16 matrix. */
+START_TEST (test_recursive_lines)
+{
+  const double sigmas[] = { 6.0, 10.0, 20.0, 20.0 };
+  CsTestJob j = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
+  j.rc.sigma = sigmas[_i % 4];
+  j.rc.kappa = _i % 4 == 3 ? 1.0 : 3.0;
+  j.rc.partition_start = CS_PARTITION_WARM_UP;
+  CsImage src;
+  int pad;
+  const char *what_input;
+  if (_i < 28) {
+    const Input *in = &inputs[_i / 4];
+    src = make_input (in);
+    pad = in->pad;
+    what_input = "input";
+  } else {
+    const int pattern = (_i - 28) / 4;
+    src = cs_test_image_new (203, 150, 0, 3, 0);
+    for (int y = 0; y < src.height; y++)
+      for (int x = 0; x < src.width; x++) {
+        uint8_t *px = cs_image_pixel (&src, x, y);
+        const int on = pattern == 0 ? (x + y) & 1 : pattern == 1 ? x & 1 : y & 1;
+        for (int c = 0; c < 3; c++)
+          px[c] = (on ^ (c == 1)) ? 255 : 0;
+        px[3] = (uint8_t) (x * 7 + y);
+      }
+    pad = 8;
+    what_input = pattern == 0 ? "checkerboard" : pattern == 1 ? "stripes x" : "stripes y";
+  }
+  const int longest = src.width > src.height ? src.width : src.height;
+  j.rc.blocks_per_stripe = (longest + 63) / 64;
+  ck_assert_msg (cs_cuda_recursive_uses_lines (&j.rc, &device, src.width, src.height),
+      "two-pass tensor path not taken for %dx%d sigma %g", src.width, src.height, j.rc.sigma);
+  char what[96];
+  snprintf (what, sizeof what, "recursive lines %s sigma %g kappa %g blocks %d", what_input, j.rc.sigma, j.rc.kappa,
+      j.rc.blocks_per_stripe);
+  check_against_reference (&j, &src, pad, 1, what);
+  cs_test_image_free (&src);
+}
+END_TEST
+
 START_TEST (test_bilateral_exact)
 {
   const int radii[] = { 1, 2, 3, 5, 7, 15, 32 };
@@ -471,6 +516,7 @@ static Suite *suite (void)
   tcase_add_loop_test (tc, test_recursive, 0, 60 * 5);
   tcase_add_loop_test (tc, test_recursive_tiles, 0, 42 + 7);
   tcase_add_loop_test (tc, test_recursive_tiles_extremes, 0, 12);
+  tcase_add_loop_test (tc, test_recursive_lines, 0, 28 + 12);
   tcase_add_loop_test (tc, test_bilateral_exact, 0, 14 * 3);
   tcase_add_loop_test (tc, test_bilateral_exact_float, 0, 15);
   tcase_add_loop_test (tc, test_bilateral_half_ranges, 0, 75);
