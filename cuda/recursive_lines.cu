@@ -18,10 +18,11 @@
  *     m(d) = δ(d) + c(d) − c(d − 1):
  * a Toeplitz product with the samples themselves, plus two terms on the window's end
  * samples (one more k-step). The tile kernel multiplies the differences instead; their
- * coefficients c are the step response, Σ|c| ~ 0.8σ, and rounded to fp16 they would move
- * a pass by up to ~1 LSB at σ = 20 on a 0/255 checkerboard. m is the smoothing kernel
- * itself (Σ|m| ~ 1): its fp16 rounding moves a pass by at most 255·Σ|m_fp16 − m|, 0.05 LSB
- * here (computed from the coefficients), plus T's fp16 rounding (1/16).
+ * coefficients c are the step response, Σ|c| ~ 0.8σ, and rounded to fp16 they could move
+ * a pass by up to 255·Σ|c_fp16 − c| = 0.19 / 0.42 / 0.67 LSB at σ = 6 / 10 / 20. m is the
+ * smoothing kernel itself (Σ|m| ~ 1): the same bound for m and the end coefficients is
+ * 0.046–0.051 LSB for σ 6–21 (computed from the coefficients), plus T's fp16 rounding
+ * (1/16).
  */
 #include "cs_recursive_lines.cuh"
 #include "cs_mma.cuh"
