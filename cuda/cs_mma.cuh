@@ -5,8 +5,6 @@
 #ifndef CS_MMA_CUH
 #define CS_MMA_CUH
 
-#include <stdint.h>
-
 #include "cs_coeffs.h"
 #include "cs_cuda_px.cuh"
 

@@ -5,9 +5,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Rows, then columns. Row pass: 8-bit frame -> half4 T. Column pass: T -> 8-bit output.
- * Deriche runs through the shared sweep (cs_sweep.cuh) with δ = 1, after the carry and
- * scan kernels when partitions carry; Young–van Vliet, a cascade, runs its forward and
- * backward passes as separate kernels through a float4 plane.
+ * Deriche with warm-ups of up to 16 samples runs in one kernel per tile (recursive_tile.cu),
+ * with warm-ups of 17–64 samples in two tensor-core passes (recursive_lines.cu), both with
+ * partitions of at most 64 samples; otherwise it runs through the shared sweep (cs_sweep.cuh)
+ * with δ = 1, after the carry and scan kernels when partitions carry. Young–van Vliet, a
+ * cascade, runs its forward and backward passes as separate kernels through a float4 plane.
  */
 #include "cs_cuda.h"
 #include "cs_cuda_complex.cuh"
