@@ -85,7 +85,8 @@ cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
 int cs_cuda_recursive_uses_tiles (const CsRecursiveParams *p, const CsCudaDevice *dev, int width, int height);
 
 /* Whether it runs them as two tensor-core passes of 64-sample segments instead (Deriche with
- * warm-ups of 17–64 samples, segments of at most 64; not taken where the tiles are). */
+ * warm-ups of 17–64 samples, segments of at most 64, scratch aligned to 16 bytes as
+ * cudaMalloc gives it; not taken where the tiles are). */
 int cs_cuda_recursive_uses_lines (const CsRecursiveParams *p, const CsCudaDevice *dev, int width, int height);
 
 /* edgeawaregauss and recursivegauss with the segment counts of the row pass and of the

@@ -300,7 +300,10 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
         rows.segments, cols.segments, warmup, c, stream);
   }
   const Lines t_r = make_lines (t_plane, pitch_t, 8, true, 0);
-  if (allow_tiles && lines_cover (p, w, h, rows.segments, cols.segments, warmup)) {
+  /* the tensor-core passes read T two pixels (16 bytes) at a time: scratch from cudaMalloc
+   * is aligned; a caller's offset scratch takes the swept passes */
+  if (allow_tiles && lines_cover (p, w, h, rows.segments, cols.segments, warmup) &&
+      reinterpret_cast<uintptr_t> (t_plane) % 16 == 0) {
     CsDericheCoeffs c;
     cs_deriche_coeffs (p->sigma, &c);
     return recursive_lines (in_r, t_r, make_lines (dst->data, dst->pitch, 4, true, dst->alpha_offset == 0), w, h,
