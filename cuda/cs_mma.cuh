@@ -114,6 +114,19 @@ static inline void deriche_step_response (const CsDericheCoeffs &c, int reach, d
   }
 }
 
+/* c(d) from g (deriche_step_response): the causal sum's response g(d) for d >= 0, minus the
+ * anticausal one's, −g(−d − 1), below (recursive_tile.cu derives it) */
+static inline double folded_response (const double *g, int d)
+{
+  return d >= 0 ? g[d] : -g[-d - 1];
+}
+
+/* v rounded to fp16, as the bits an mma operand takes */
+static inline unsigned short fp16_bits (double v)
+{
+  return __half_as_ushort (__float2half_rn ((float) v));
+}
+
 }  // namespace cs
 
 #endif /* CS_MMA_CUH */

@@ -302,13 +302,11 @@ static void lines_coefficients (const CsDericheCoeffs &coeffs, int pad, int step
   const int reach = (d_max > -d_min ? d_max : -d_min) + 2;
   double g[16 * kMaxSteps + kSegment + 4];
   deriche_step_response (coeffs, reach, g);
-  auto c = [&] (int d) { return d >= 0 ? g[d] : -g[-d - 1]; };
-  auto m = [&] (int d) { return (d == 0 ? 1.0 : 0.0) + c (d) - c (d - 1); };
-  auto fp16 = [] (double v) { return __half_as_ushort (__float2half_rn ((float) v)); };
+  auto m = [&] (int d) { return (d == 0 ? 1.0 : 0.0) + folded_response (g, d) - folded_response (g, d - 1); };
   for (int d = d_min + 1; d <= d_max; d++)
-    p.pairs[d - d_min - 1] = pack_halves (fp16 (m (d)), fp16 (m (d - 1)));
+    p.pairs[d - d_min - 1] = pack_halves (fp16_bits (m (d)), fp16_bits (m (d - 1)));
   for (int i = 0; i < kSegment; i++)
-    p.ends[i] = pack_halves (fp16 (-c (i + pad)), fp16 (c (i + pad - K)));
+    p.ends[i] = pack_halves (fp16_bits (-folded_response (g, i + pad)), fp16_bits (folded_response (g, i + pad - K)));
 }
 
 template <int S>

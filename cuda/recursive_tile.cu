@@ -319,9 +319,8 @@ static void tile_coefficients (const CsDericheCoeffs &c, int pad, int steps, Til
   const int d_min = pad - 16 * steps + 1, d_max = pad + kTileMaxSegment - 1, reach = d_max > -d_min ? d_max : -d_min;
   double gr[kMaxPairs + 2];
   deriche_step_response (c, reach, gr);
-  auto c_fp16 = [&] (int d) { return __half_as_ushort (__float2half_rn ((float) (d >= 0 ? gr[d] : -gr[-d - 1]))); };
   for (int d = d_min + 1; d <= d_max; d++)
-    p.pairs[d - d_min - 1] = (unsigned int) c_fp16 (d) | (unsigned int) c_fp16 (d - 1) << 16;
+    p.pairs[d - d_min - 1] = pack_halves (fp16_bits (folded_response (gr, d)), fp16_bits (folded_response (gr, d - 1)));
 }
 
 template <int S>

@@ -270,14 +270,7 @@ START_TEST (test_recursive_tiles_extremes)
   if (pattern == 3)
     cs_test_fill_extremes (&src, 11);
   else
-    for (int y = 0; y < src.height; y++)
-      for (int x = 0; x < src.width; x++) {
-        uint8_t *px = cs_image_pixel (&src, x, y);
-        const int co = cs_colour_offset (src.alpha_offset), on = pattern == 0 ? (x + y) & 1 : pattern == 1 ? x & 1 : y & 1;
-        for (int c = 0; c < 3; c++)
-          px[co + c] = (on ^ (c == 1)) ? 255 : 0;
-        px[src.alpha_offset] = (uint8_t) (x * 7 + y);
-      }
+    cs_test_fill_binary (&src, (CsTestBinaryPattern) pattern);
   CsTestJob j = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
   j.rc.sigma = sigmas[_i % 3];
   j.rc.partition_start = CS_PARTITION_WARM_UP;
@@ -313,14 +306,7 @@ START_TEST (test_recursive_lines)
   } else {
     const int pattern = (_i - 28) / 4;
     src = cs_test_image_new (203, 150, 0, 3, 0);
-    for (int y = 0; y < src.height; y++)
-      for (int x = 0; x < src.width; x++) {
-        uint8_t *px = cs_image_pixel (&src, x, y);
-        const int on = pattern == 0 ? (x + y) & 1 : pattern == 1 ? x & 1 : y & 1;
-        for (int c = 0; c < 3; c++)
-          px[c] = (on ^ (c == 1)) ? 255 : 0;
-        px[3] = (uint8_t) (x * 7 + y);
-      }
+    cs_test_fill_binary (&src, (CsTestBinaryPattern) pattern);
     pad = 8;
     what_input = pattern == 0 ? "checkerboard" : pattern == 1 ? "stripes x" : "stripes y";
   }

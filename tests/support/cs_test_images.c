@@ -72,6 +72,19 @@ void cs_test_fill_extremes (CsImage *img, uint32_t seed)
     }
 }
 
+void cs_test_fill_binary (CsImage *img, CsTestBinaryPattern pattern)
+{
+  const int co = cs_colour_offset (img->alpha_offset);
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < img->width; x++) {
+      uint8_t *p = cs_image_pixel (img, x, y);
+      const int on = pattern == CS_TEST_CHECKERBOARD ? (x + y) & 1 : pattern == CS_TEST_STRIPES_X ? x & 1 : y & 1;
+      for (int c = 0; c < 3; c++)
+        p[co + c] = (on ^ (c == 1)) ? 255 : 0;
+      p[img->alpha_offset] = (uint8_t) (x * 7 + y);
+    }
+}
+
 void cs_test_fill_scene (CsImage *img, uint32_t seed)
 {
   uint32_t s = seed * 2654435761u + 7;

@@ -22,6 +22,11 @@ void cs_test_fill_spikes (CsImage *img, uint32_t seed);
  * the ends of the byte range, where a rounded sum could step past them */
 void cs_test_fill_extremes (CsImage *img, uint32_t seed);
 void cs_test_fill_constant (CsImage *img, uint8_t r, uint8_t g, uint8_t b);
+/* 0/255 in every colour byte (green the inverse of red and blue) as a checkerboard
+ * (CS_TEST_CHECKERBOARD) or stripes along x or y; alpha x·7 + y. Every difference between
+ * neighbours is ±255: the worst input for fp16 filter coefficients. */
+typedef enum { CS_TEST_CHECKERBOARD, CS_TEST_STRIPES_X, CS_TEST_STRIPES_Y } CsTestBinaryPattern;
+void cs_test_fill_binary (CsImage *img, CsTestBinaryPattern pattern);
 
 /* Reads a binary PPM (P6, maxval 255) into a new image; width 0 on failure. */
 CsImage cs_test_image_load_ppm (const char *path, int pad, int alpha_offset);
