@@ -77,7 +77,7 @@ struct CarryPoles {
   double x_re[2], x_im[2], log_abs_b[2], arg_b[2];
 };
 
-__global__ void carry_weights (float4 *w, int count, CarryPoles p)
+static __global__ void carry_weights (float4 *w, int count, CarryPoles p)
 {
   const int m = blockIdx.x * blockDim.x + threadIdx.x;
   if (m >= count)
@@ -193,7 +193,7 @@ __device__ __forceinline__ float2 cmad (float2 a, float2 x, float2 y)
   return make_float2 (fmaf (a.x, x.x, fmaf (-a.y, x.y, y.x)), fmaf (a.x, x.y, fmaf (a.y, x.x, y.y)));
 }
 
-__global__ void scan_carries (Carries c, Segments geo, CarryJumps j)
+static __global__ void scan_carries (Carries c, Segments geo, CarryJumps j)
 {
   const long long t = blockIdx.x * (long long) blockDim.x + threadIdx.x;
   if (t >= (long long) geo.n_lines * kCarryComponents)

@@ -6,7 +6,8 @@
  *
  * Rows, then columns. Row pass: 8-bit frame -> half4 T. Column pass: T -> 8-bit output.
  * Deriche with warm-ups of up to 16 samples runs in one kernel per tile (recursive_tile.cu),
- * with warm-ups of 17–64 samples in two tensor-core passes (recursive_lines.cu), both with
+ * with warm-ups of 17–64 samples or carried starts in two tensor-core passes
+ * (recursive_lines.cu; carried: after products for the carries and the scan), all with
  * partitions of at most 64 samples; otherwise it runs through the shared sweep (cs_sweep.cuh)
  * with δ = 1, after the carry and scan kernels when partitions carry. Young–van Vliet, a
  * cascade, runs its forward and backward passes as separate kernels through a float4 plane.
@@ -145,9 +146,11 @@ static size_t carries_bytes (int width, int height)
   return cuts * kCarryComponents * sizeof (float2);
 }
 
+/* the swept carries' weights, or the tensor-core carries' tables */
 static size_t weights_bytes (int width, int height)
 {
-  return ((size_t) max (width, height) * sizeof (float4) + 255) / 256 * 256;
+  const size_t bytes = max ((size_t) max (width, height) * sizeof (float4), recursive_lines_carried_table_bytes ());
+  return (bytes + 255) / 256 * 256;
 }
 
 /* b_i^L in double, for the scan's jumps over whole segments. */
@@ -168,6 +171,14 @@ static bool tiles_cover (const CsRecursiveParams *p, int width, int height, int 
 {
   return p->algorithm == CS_RECURSIVE_DERICHE && !cs_recursive_carries (p) &&
       recursive_tiles_cover (width, height, segments_x, segments_y, warmup);
+}
+
+/* Deriche with carried starts and segments of 16–64 samples (recursive_lines.cu) */
+static bool carried_lines_cover (const CsRecursiveParams *p, int width, int height, int segments_x, int segments_y)
+{
+  return p->algorithm == CS_RECURSIVE_DERICHE && cs_recursive_carries (p) &&
+      recursive_lines_carried_cover (width, height, carried_segments (segments_x, width),
+          carried_segments (segments_y, height));
 }
 
 /* Deriche with warm-ups of 17–64 samples and segments of at most 64 (recursive_lines.cu) */
@@ -210,6 +221,10 @@ extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width
   const int lines_x = div_up (width, kTileMaxSegment), lines_y = div_up (height, kTileMaxSegment);
   if (lines_cover (p, width, height, lines_x, lines_y, warmup))
     return rows ? lines_x : lines_y;
+  /* carried starts: 64-sample segments for the tensor-core passes, as long as they can be
+   * (each costs a carry and a 16-sample margin of the window) */
+  if (carried_lines_cover (p, width, height, lines_x, lines_y))
+    return carried_segments (rows ? lines_x : lines_y, n);
   if (cs_recursive_carries (p)) {
     const int model = cs_auto_partitions_short (n, n_lines, kMinCarriedPartition / 2.0,
         saturating_sweeps (dev, pass), kMinCarriedPartition, 256, rows ? 0 : kParkOnChipMaxSamples,
@@ -242,8 +257,10 @@ extern "C" int cs_cuda_recursive_uses_lines (const CsRecursiveParams *p, const C
 {
   return !cs_recursive_params_check (p) && !cs_recursive_is_identity (p) &&
       !cs_cuda_recursive_uses_tiles (p, dev, width, height) &&
-      lines_cover (p, width, height, pass_segments (p, dev, width, height, CS_PASS_ROWS, 0),
-          pass_segments (p, dev, width, height, CS_PASS_COLUMNS, 0), warmup_samples (p));
+      (lines_cover (p, width, height, pass_segments (p, dev, width, height, CS_PASS_ROWS, 0),
+           pass_segments (p, dev, width, height, CS_PASS_COLUMNS, 0), warmup_samples (p)) ||
+          carried_lines_cover (p, width, height, pass_segments (p, dev, width, height, CS_PASS_ROWS, 0),
+              pass_segments (p, dev, width, height, CS_PASS_COLUMNS, 0)));
 }
 
 extern "C" cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
@@ -309,6 +326,15 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
     return recursive_lines (in_r, t_r, make_lines (dst->data, dst->pitch, 4, true, dst->alpha_offset == 0), w, h,
         rows.segments, cols.segments, warmup, c, stream);
   }
+  float4 *weights = (float4 *) (second + pitch_w * h);
+  float2 *states = (float2 *) ((char *) weights + weights_bytes (w, h));
+  if (allow_tiles && carried_lines_cover (p, w, h, rows.segments, cols.segments) &&
+      reinterpret_cast<uintptr_t> (t_plane) % 16 == 0) {
+    CsDericheCoeffs c;
+    cs_deriche_coeffs (p->sigma, &c);
+    return recursive_lines_carried (in_r, t_r, make_lines (dst->data, dst->pitch, 4, true, dst->alpha_offset == 0),
+        w, h, carried_segments (rows.segments, w), carried_segments (cols.segments, h), c, states, weights, stream);
+  }
   const Lines t_c = make_lines (t_plane, pitch_t, 8, false, 0);
   const Lines out_c = make_lines (dst->data, dst->pitch, 4, false, dst->alpha_offset == 0);
   const int grid_r = div_up ((long long) h * rows.segments, kThreads);
@@ -354,8 +380,6 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
     }
     const Segments &seg_r = rows, &seg_c = cols;
     const Lines parked_c = make_lines (second, pitch_t, 8, false, 0);
-    float4 *weights = (float4 *) (second + pitch_w * h);
-    float2 *states = (float2 *) ((char *) weights + weights_bytes (w, h));
     if (carry) {
       const int longest = max (div_up (w, rows.segments), div_up (h, cols.segments));
       carry_weights<<<div_up (longest, 128), 128, 0, stream>>> (weights, longest, poles);

@@ -1,5 +1,6 @@
-/* recursivegauss with warm-ups of 17–64 samples: rows, then columns, each pass one matrix
- * product per 64-sample segment on the tensor cores.
+/* recursivegauss with warm-ups of 17–64 samples, or with carried partition starts: rows, then
+ * columns, each pass one matrix product per 64-sample segment on the tensor cores (carried
+ * starts: see the section below the passes).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Why: warm-ups longer than 16 samples do not fit recursive_tile.cu's shared memory, and the
@@ -26,6 +27,7 @@
  */
 #include "cs_recursive_lines.cuh"
 #include "cs_mma.cuh"
+#include "cs_carry.cuh"
 
 namespace cs {
 
@@ -42,6 +44,27 @@ struct LinesParams {
   unsigned int ends[kSegment];
 };
 
+/* Carried starts (recursive_lines_carried): per segment and line the scanned states of
+ * cs_carry.cuh, h⁺[st − 1] and h⁻[en], and the powers b_i^m that carry them into the segment. */
+struct CarriedStarts {
+  Carries states;
+  const float4 *powers;   /* (b_0^m, b_1^m) as (re, im, re, im), m = 0..64 */
+};
+
+/* Re Σ_i (b_i^m·h⁺_i + b_i^m'·h⁻_i), one channel: what the start states add to a sample m
+ * after st − 1 and m' before en (causal: bc = b^m, states c0, c1; anticausal: ba, a0, a1). */
+__device__ __forceinline__ float start_term (float4 bc, float4 ba, float2 c0, float2 c1, float2 a0, float2 a1)
+{
+  float v = bc.x * c0.x;
+  v = fmaf (-bc.y, c0.y, v);
+  v = fmaf (bc.z, c1.x, v);
+  v = fmaf (-bc.w, c1.y, v);
+  v = fmaf (ba.x, a0.x, v);
+  v = fmaf (-ba.y, a0.y, v);
+  v = fmaf (ba.z, a1.x, v);
+  return fmaf (-ba.w, a1.y, v);
+}
+
 /* A pass's window along its lines: segment st..en, the window's first sample k0 = st − P,
  * and the sweeps' samples s..e. */
 struct Window {
@@ -56,25 +79,14 @@ struct Window {
   }
 };
 
-/* Rows: a block per (segment, 16 rows), a warp per quarter of the 64 outputs (two n-tiles),
- * all three channels: T = F·Mᵀ + the end terms, written as half4 (alpha 0: the column pass
- * takes alpha from the frame). */
+/* The window of 16 rows as fp16 planes per channel, f_plane[channel][row][sample]: the
+ * samples clamped to s..e (bytes are exact in fp16), S sample pairs a thread, all loads
+ * issued before any is used (each wait is a memory latency). */
 template <int S>
-__global__ void __launch_bounds__ (kThreads)
-recursive_rows_mma (Lines in, Lines t_out, LinesParams p)
+__device__ __forceinline__ void stage_rows (const Lines &in, const LinesParams &p, const Window &w, int y_first,
+    int tid, __half (*f_plane)[kLinesPerBlock][16 * S + 8])
 {
-  constexpr int K = 16 * S, kStride = K + 8, kPairs = 16 * S + kSegment - 2;
-  __shared__ __align__ (16) __half f_plane[3][kLinesPerBlock][kStride];
-  __shared__ uint2 row_words[kPairs];
-  __shared__ unsigned int pairs[kPairs];
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
-  const Window w (p, blockIdx.x, p.width);
-  if (w.en <= w.st)
-    return;
-  const int y_first = blockIdx.y * kLinesPerBlock;
-
-  /* the window's samples, clamped to s..e, as fp16 per channel (bytes are exact): a thread's
-   * S sample pairs, all loads issued before any is used (each wait is a memory latency) */
+  constexpr int K = 16 * S;
   const unsigned int first = in.alpha_first ? 1u : 0u;
   static_assert (kLinesPerBlock * K / 2 == S * kThreads, "S sample pairs per thread");
   unsigned int words[S][2];
@@ -93,6 +105,72 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p)
       *reinterpret_cast<unsigned int *> (&f_plane[ch][r][k]) =
           hsub2 (biased_pair (words[j][0], words[j][1], first + ch), 0x64006400u);
   }
+}
+
+/* The window of T for 32 columns as fp16 planes per channel, t_plane[channel][sample][column]:
+ * its rows clamped to s..e (and columns past the frame to its last), two pixels an item; 2S
+ * items a thread, in batches of S/2 whose loads all go out before any is used. */
+template <int S>
+__device__ __forceinline__ void stage_columns (const Lines &t_in, const LinesParams &p, const Window &w,
+    int x_first, int tid, __half (*t_plane)[16 * S][kColumnStride])
+{
+  constexpr int K = 16 * S;
+  static_assert (K * kColumnsPerBlock / 2 == 2 * S * kThreads, "2S pixel pairs per thread");
+  constexpr int kBatch = S / 2 > 0 ? S / 2 : 1;
+#pragma unroll 1
+  for (int j0 = 0; j0 < 2 * S; j0 += kBatch) {
+    uint2 v[kBatch][2];
+#pragma unroll
+    for (int j = 0; j < kBatch; j++) {
+      if (j0 + j >= 2 * S)
+        break;
+      const int it = tid + (j0 + j) * kThreads, r = it / (kColumnsPerBlock / 2), c = 2 * (it % (kColumnsPerBlock / 2));
+      const int y = clampi (w.k0 + r, w.s, w.e), x = x_first + c;   /* even: the pair is 16-byte aligned */
+      if (x + 1 < p.width) {
+        const uint4 both = *reinterpret_cast<const uint4 *> (t_in.at (y, x));
+        v[j][0] = make_uint2 (both.x, both.y);
+        v[j][1] = make_uint2 (both.z, both.w);
+      } else {
+        v[j][0] = *reinterpret_cast<const uint2 *> (t_in.at (y, min (x, p.width - 1)));
+        v[j][1] = v[j][0];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < kBatch; j++) {
+      if (j0 + j >= 2 * S)
+        break;
+      const int it = tid + (j0 + j) * kThreads, r = it / (kColumnsPerBlock / 2), c = 2 * (it % (kColumnsPerBlock / 2));
+      /* (r, g), (b, a) of each -> (r0, r1), (g0, g1), (b0, b1) */
+      *reinterpret_cast<unsigned int *> (&t_plane[0][r][c]) = __byte_perm (v[j][0].x, v[j][1].x, 0x5410);
+      *reinterpret_cast<unsigned int *> (&t_plane[1][r][c]) = __byte_perm (v[j][0].x, v[j][1].x, 0x7632);
+      *reinterpret_cast<unsigned int *> (&t_plane[2][r][c]) = __byte_perm (v[j][0].y, v[j][1].y, 0x5410);
+    }
+  }
+}
+
+/* Rows: a block per (segment, 16 rows), a warp per quarter of the 64 outputs (two n-tiles),
+ * all three channels: T = F·Mᵀ + the end terms, written as half4 (alpha 0: the column pass
+ * takes alpha from the frame). */
+template <int S, bool kCarried>
+__global__ void __launch_bounds__ (kThreads)
+recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
+{
+  constexpr int K = 16 * S, kStride = K + 8, kPairs = 16 * S + kSegment - 2;
+  __shared__ __align__ (16) __half f_plane[3][kLinesPerBlock][kStride];
+  __shared__ uint2 row_words[kPairs];
+  __shared__ unsigned int pairs[kPairs];
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+  const Window w (p, blockIdx.x, p.width);
+  if (w.en <= w.st)
+    return;
+  const int y_first = blockIdx.y * kLinesPerBlock;
+
+  stage_rows<S> (in, p, w, y_first, tid, f_plane);
+  __shared__ float2 starts[kCarried ? kCarryComponents : 1][kLinesPerBlock];
+  if constexpr (kCarried)
+    for (int i = tid; i < kCarryComponents * kLinesPerBlock; i += kThreads)
+      starts[i / kLinesPerBlock][i % kLinesPerBlock] =
+          *c.states.at (blockIdx.x, i / kLinesPerBlock, min (y_first + i % kLinesPerBlock, p.height - 1));
   for (int i = tid; i < kPairs; i += kThreads)
     pairs[i] = p.pairs[i];
   __syncthreads ();
@@ -140,6 +218,25 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p)
       mma (acc[ch][j], ends_a, b_ends[j], 0u);
   }
 
+  if constexpr (kCarried) {
+#pragma unroll
+    for (int j = 0; j < 2; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int x = w.st + 8 * (2 * warp + j) + 2 * t + i;
+        const float4 bc = __ldg (&c.powers[min (x - w.st + 1, kSegment)]);
+        const float4 ba = __ldg (&c.powers[clampi (w.en - x, 0, kSegment)]);
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+          for (int ch = 0; ch < 3; ch++) {
+            const int r = g + 8 * h;
+            acc[ch][j][2 * h + i] += start_term (bc, ba, starts[ch][r], starts[3 + ch][r], starts[6 + ch][r],
+                starts[9 + ch][r]);
+          }
+      }
+  }
+
   /* T as half4 (r, g, b, 0) */
 #pragma unroll
   for (int j = 0; j < 2; j++)
@@ -158,11 +255,11 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p)
 
 /* Columns: a block per (32 columns, segment), a warp per m-tile of 16 outputs, all three
  * channels, the columns in two halves: out = M·T + the end terms, rounded half up. */
-template <int S>
+template <int S, bool kCarried>
 /* 128 registers: four blocks per SM. At K = 192 that spills 12 bytes (ptxas warns), and is
  * still 10 % faster at 4K than 133 registers at three blocks (NOTES.md, v13). */
 __global__ void __launch_bounds__ (kThreads, 4)
-recursive_columns_mma (Lines t_in, Lines in, Lines out, LinesParams p)
+recursive_columns_mma (Lines t_in, Lines in, Lines out, LinesParams p, CarriedStarts c)
 {
   constexpr int K = 16 * S, kPairs = 16 * S + kSegment - 2;
   __shared__ __align__ (16) __half t_plane[3][K][kColumnStride];
@@ -173,36 +270,12 @@ recursive_columns_mma (Lines t_in, Lines in, Lines out, LinesParams p)
     return;
   const int x_first = blockIdx.x * kColumnsPerBlock;
 
-  /* the window's rows of T, clamped to s..e (and columns past the frame to its last), as
-   * fp16 planes, two pixels an item; 2S items a thread, in batches of S/2 whose loads all go
-   * out before any is used */
-  static_assert (K * kColumnsPerBlock / 2 == 2 * S * kThreads, "2S pixel pairs per thread");
-  constexpr int kBatch = S / 2;
-#pragma unroll 1
-  for (int j0 = 0; j0 < 2 * S; j0 += kBatch) {
-    uint2 v[kBatch][2];
-#pragma unroll
-    for (int j = 0; j < kBatch; j++) {
-      const int it = tid + (j0 + j) * kThreads, r = it / (kColumnsPerBlock / 2), c = 2 * (it % (kColumnsPerBlock / 2));
-      const int y = clampi (w.k0 + r, w.s, w.e), x = x_first + c;   /* even: the pair is 16-byte aligned */
-      if (x + 1 < p.width) {
-        const uint4 both = *reinterpret_cast<const uint4 *> (t_in.at (y, x));
-        v[j][0] = make_uint2 (both.x, both.y);
-        v[j][1] = make_uint2 (both.z, both.w);
-      } else {
-        v[j][0] = *reinterpret_cast<const uint2 *> (t_in.at (y, min (x, p.width - 1)));
-        v[j][1] = v[j][0];
-      }
-    }
-#pragma unroll
-    for (int j = 0; j < kBatch; j++) {
-      const int it = tid + (j0 + j) * kThreads, r = it / (kColumnsPerBlock / 2), c = 2 * (it % (kColumnsPerBlock / 2));
-      /* (r, g), (b, a) of each -> (r0, r1), (g0, g1), (b0, b1) */
-      *reinterpret_cast<unsigned int *> (&t_plane[0][r][c]) = __byte_perm (v[j][0].x, v[j][1].x, 0x5410);
-      *reinterpret_cast<unsigned int *> (&t_plane[1][r][c]) = __byte_perm (v[j][0].x, v[j][1].x, 0x7632);
-      *reinterpret_cast<unsigned int *> (&t_plane[2][r][c]) = __byte_perm (v[j][0].y, v[j][1].y, 0x5410);
-    }
-  }
+  stage_columns<S> (t_in, p, w, x_first, tid, t_plane);
+  __shared__ float2 starts[kCarried ? kCarryComponents : 1][kColumnsPerBlock];
+  if constexpr (kCarried)
+    for (int i = tid; i < kCarryComponents * kColumnsPerBlock; i += kThreads)
+      starts[i / kColumnsPerBlock][i % kColumnsPerBlock] =
+          *c.states.at (blockIdx.y, i / kColumnsPerBlock, min (x_first + i % kColumnsPerBlock, p.width - 1));
   for (int i = tid; i < kPairs; i += kThreads)
     pairs[i] = p.pairs[i];
   __syncthreads ();
@@ -257,6 +330,24 @@ recursive_columns_mma (Lines t_in, Lines in, Lines out, LinesParams p)
         mma (acc[ch][j], ends_a, b_ends, 0u);
       }
     }
+    if constexpr (kCarried) {
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int y = w.st + 16 * warp + g + 8 * h;
+        const float4 bc = __ldg (&c.powers[min (y - w.st + 1, kSegment)]);
+        const float4 ba = __ldg (&c.powers[clampi (w.en - y, 0, kSegment)]);
+#pragma unroll
+        for (int j = 0; j < 2; j++)
+#pragma unroll
+          for (int i = 0; i < 2; i++)
+#pragma unroll
+            for (int ch = 0; ch < 3; ch++) {
+              const int x = 16 * half + 8 * j + 2 * t + i;
+              acc[ch][j][2 * h + i] += start_term (bc, ba, starts[ch][x], starts[3 + ch][x], starts[6 + ch][x],
+                  starts[9 + ch][x]);
+            }
+      }
+    }
 #pragma unroll
     for (int j = 0; j < 2; j++)
 #pragma unroll
@@ -273,6 +364,119 @@ recursive_columns_mma (Lines t_in, Lines in, Lines out, LinesParams p)
                 round_to_byte (acc[2][j][2 * h + i] + 0.5f), a, out.alpha_first);
           }
       }
+  }
+}
+
+/* ---------------------------------------------------------------- carried starts
+ *
+ * With carried starts (cs_carry.cuh) a segment's output is the same product as above with a
+ * warm-up of one sample — the window st − 1 .. en, from zero states — plus what the scanned
+ * states h⁺[st − 1] and h⁻[en] add (start_term, in float). The carries themselves, each
+ * segment's end states from a zero start,
+ *     U⁺ = Σ_{k=st}^{en−1} W(en − 1 − k)·D[k],   U⁻ = −Σ_{k=st+1}^{en} W(k − 1 − st)·D[k],
+ * W(m) = x·b^m, are products too: summed by parts over the same window (its samples clamped
+ * to st − 1 .. en, so the differences outside are 0) they are the window's samples times
+ * eight columns of coefficients (direction, pole, re/im), one n-tile. The samples are exact
+ * in fp16 (bytes, or T's own halves), and the coefficients go in as two fp16 parts, hi and
+ * lo = v − hi, scaled by a power of two into fp16's normal range: the products then have
+ * the float sums' precision, which the scan needs (each state feeds every later segment).
+ * The causal coefficients depend on the segment's length, n/B or n/B + 1 (two tables). */
+static constexpr int kCarriedSteps = 5;   /* K = 80: 64 + 2·4 rounded up */
+
+struct CarriedTables {
+  /* [pass][length − n/B][k-step][lane]: (hi of rows 2t, 2t + 1; hi of rows 2t + 8, 2t + 9;
+   * lo of the same), column g of the coefficient matrix */
+  uint4 carry[2][2][kCarriedSteps][32];
+  float4 powers[kSegment + 1];
+};
+
+/* A copy of the tables into device memory, so that the kernels read them by lane through
+ * the caches (a kernel parameter indexed per lane would serialise on the constant cache). */
+__global__ void upload_tables (CarriedTables src, CarriedTables *dst)
+{
+  const unsigned int *from = reinterpret_cast<const unsigned int *> (&src);
+  unsigned int *to = reinterpret_cast<unsigned int *> (dst);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (int) (sizeof src / 4); i += gridDim.x * blockDim.x)
+    to[i] = from[i];
+}
+
+/* Rows: a block per (segment, 16 rows) stages the window as recursive_rows_mma does; warp ch
+ * multiplies channel ch's samples by the coefficients (hi, then lo). */
+__global__ void __launch_bounds__ (kThreads)
+carry_rows_mma (Lines in, LinesParams p, const CarriedTables *tables, Carries out, float unscale)
+{
+  constexpr int S = kCarriedSteps, kStride = 16 * S + 8;
+  __shared__ __align__ (16) __half f_plane[3][kLinesPerBlock][kStride];
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+  const Window w (p, blockIdx.x, p.width);
+  if (w.en <= w.st)
+    return;
+  const int y_first = blockIdx.y * kLinesPerBlock;
+  stage_rows<S> (in, p, w, y_first, tid, f_plane);
+  __syncthreads ();
+  if (warp >= 3)
+    return;
+  const int ch = warp;
+  const uint4 *coeffs = tables->carry[0][w.en - w.st - p.width / p.segments][0];
+  float acc[4] = { 0.f, 0.f, 0.f, 0.f };
+  const __half *rows = &f_plane[ch][lane & 15][(lane >> 4) * 8];
+#pragma unroll
+  for (int k = 0; k < S; k++) {
+    unsigned int a[4];
+    ldmatrix_x4 (a, shared_address (rows + 16 * k));
+    const uint4 b = __ldg (&coeffs[32 * k + lane]);
+    mma (acc, a, b.x, b.y);
+    mma (acc, a, b.z, b.w);
+  }
+  /* acc: rows g, g + 8 (lines), columns 2t, 2t + 1 (re, im of direction t / 2, pole t % 2) */
+  const int component = (t / 2) * 6 + (t % 2) * 3 + ch;
+#pragma unroll
+  for (int h = 0; h < 2; h++) {
+    const int y = y_first + g + 8 * h;
+    if (y < p.height)
+      *out.at (blockIdx.x, component, y) = make_float2 (acc[2 * h] * unscale, acc[2 * h + 1] * unscale);
+  }
+}
+
+/* Columns: a block per (32 columns, segment) stages T as recursive_columns_mma does; warp n
+ * takes columns 8n .. 8n + 7: the coefficients are A (rows g: hi of column g, rows g + 8: its
+ * lo), the samples B. */
+__global__ void __launch_bounds__ (kThreads)
+carry_columns_mma (Lines t_in, LinesParams p, const CarriedTables *tables, Carries out, float unscale)
+{
+  constexpr int S = kCarriedSteps;
+  __shared__ __align__ (16) __half t_plane[3][16 * S][kColumnStride];
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+  const Window w (p, blockIdx.y, p.height);
+  if (w.en <= w.st)
+    return;
+  const int x_first = blockIdx.x * kColumnsPerBlock;
+  stage_columns<S> (t_in, p, w, x_first, tid, t_plane);
+  __syncthreads ();
+  const uint4 *coeffs = tables->carry[1][w.en - w.st - p.height / p.segments][0];
+  uint4 a_frag[S];
+#pragma unroll
+  for (int k = 0; k < S; k++)
+    a_frag[k] = __ldg (&coeffs[32 * k + lane]);
+  /* row g of the result is coefficient column g: direction g / 4, pole g / 2 % 2, re/im g % 2 */
+  const int direction = g / 4, pole = g / 2 % 2, part = g % 2;
+#pragma unroll
+  for (int ch = 0; ch < 3; ch++) {
+    float acc[4] = { 0.f, 0.f, 0.f, 0.f };
+#pragma unroll
+    for (int k = 0; k < S; k++) {
+      unsigned int bv[2];
+      ldmatrix_x2_trans (bv, shared_address (&t_plane[ch][16 * k + (lane & 15)][8 * warp]));
+      const unsigned int a[4] = { a_frag[k].x, a_frag[k].z, a_frag[k].y, a_frag[k].w };
+      mma (acc, a, bv[0], bv[1]);
+    }
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int x = x_first + 8 * warp + 2 * t + i;
+      if (x < p.width)
+        reinterpret_cast<float *> (out.at (blockIdx.y, direction * 6 + pole * 3 + ch, x))[part] =
+            (acc[i] + acc[2 + i]) * unscale;
+    }
   }
 }
 
@@ -313,9 +517,10 @@ template <int S>
 static cudaError_t launch_lines (Lines in, Lines t_rows, Lines t_columns, Lines out, int width, int height,
     int segments_x, int segments_y, const LinesParams &rows, const LinesParams &columns, cudaStream_t stream)
 {
-  recursive_rows_mma<S><<<dim3 (segments_x, div_up (height, kLinesPerBlock)), kThreads, 0, stream>>> (in, t_rows, rows);
-  recursive_columns_mma<S><<<dim3 (div_up (width, kColumnsPerBlock), segments_y), kThreads, 0, stream>>> (
-      t_columns, in, out, columns);
+  recursive_rows_mma<S, false><<<dim3 (segments_x, div_up (height, kLinesPerBlock)), kThreads, 0, stream>>> (
+      in, t_rows, rows, CarriedStarts ());
+  recursive_columns_mma<S, false><<<dim3 (div_up (width, kColumnsPerBlock), segments_y), kThreads, 0, stream>>> (
+      t_columns, in, out, columns, CarriedStarts ());
   return cudaGetLastError ();
 }
 
@@ -342,6 +547,153 @@ cudaError_t recursive_lines (Lines in, Lines t_plane, Lines out, int width, int 
   default:
     return launch_lines<12> (in, t_plane, t_plane, out, width, height, segments_x, segments_y, rows, columns, stream);
   }
+}
+
+}  // namespace cs
+
+namespace cs {
+
+bool recursive_lines_carried_cover (int n_x, int n_y, int segments_x, int segments_y)
+{
+  const auto fits = [] (int n, int segments) {
+    return segments >= 1 && segments <= (n >= 32 ? n / 16 : 1) && div_up (n, segments) <= kSegment;
+  };
+  return fits (n_x, segments_x) && fits (n_y, segments_y);
+}
+
+size_t recursive_lines_carried_table_bytes ()
+{
+  return sizeof (CarriedTables);
+}
+
+/* The carry coefficients of both passes (segments of `shortest` and shortest + 1 samples)
+ * and the powers b^m, in double, then split as CarriedTables says. unscale: what each pass's
+ * sums are multiplied by to undo the power-of-two scaling. */
+static void carried_tables (const CsDericheCoeffs &c, const int shortest[2], CarriedTables &t, float unscale[2])
+{
+  constexpr int K = 16 * kCarriedSteps;
+  const int pad = lines_pad (1);
+  /* b_i^m by repeated multiplication (in double, 80 steps lose nothing a float keeps; the
+   * launcher runs per frame, and exp/sincos per entry cost ~100 µs of host time), and
+   * W_i(m) = x_i·b_i^m, x(1) = r1·b as recursive.cu's sweeps, 0 for m < 0 */
+  constexpr int kPowers = K + 1;
+  double power[2][kPowers][2], w_table[2][kPowers][2];
+  for (int i = 0; i < 2; i++) {
+    const double br = c.b[i].re, bi = c.b[i].im;
+    const double xr = c.r1[i].re * br - c.r1[i].im * bi, xi = c.r1[i].re * bi + c.r1[i].im * br;
+    power[i][0][0] = 1.0;
+    power[i][0][1] = 0.0;
+    for (int m = 1; m < kPowers; m++) {
+      power[i][m][0] = power[i][m - 1][0] * br - power[i][m - 1][1] * bi;
+      power[i][m][1] = power[i][m - 1][0] * bi + power[i][m - 1][1] * br;
+    }
+    for (int m = 0; m < kPowers; m++) {
+      w_table[i][m][0] = xr * power[i][m][0] - xi * power[i][m][1];
+      w_table[i][m][1] = xr * power[i][m][1] + xi * power[i][m][0];
+    }
+  }
+  const auto weight = [&] (int i, int m, double &re, double &im) {
+    re = m >= 0 ? w_table[i][m][0] : 0.0;
+    im = m >= 0 ? w_table[i][m][1] : 0.0;
+  };
+  for (int pass = 0; pass < 2; pass++) {
+    double coef[2][K][8];
+    double peak = 0.0;
+    for (int v = 0; v < 2; v++) {
+      const int last = shortest[pass] + v - 1 + pad;   /* window index of en − 1 */
+      for (int k = 0; k < K; k++)
+        for (int i = 0; i < 2; i++) {
+          /* Σ_{k=1}^{K−1} a_k (f_k − f_{k−1}) = Σ_k f_k (a_k [k ≥ 1] − a_{k+1} [k ≤ K − 2]);
+           * causal a_k = W(last − k), anticausal a_k = −W(k − 1 − pad) */
+          double c0r, c0i, c1r, c1i, a0r, a0i, a1r, a1i;
+          weight (i, last - k, c0r, c0i);
+          weight (i, last - k - 1, c1r, c1i);
+          weight (i, k - 1 - pad, a0r, a0i);
+          weight (i, k - pad, a1r, a1i);
+          const double now = k >= 1 ? 1.0 : 0.0, next = k <= K - 2 ? 1.0 : 0.0;
+          coef[v][k][2 * i] = now * c0r - next * c1r;
+          coef[v][k][2 * i + 1] = now * c0i - next * c1i;
+          coef[v][k][4 + 2 * i] = -now * a0r + next * a1r;
+          coef[v][k][4 + 2 * i + 1] = -now * a0i + next * a1i;
+          for (int j = 0; j < 8; j += 4) {
+            peak = fmax (peak, fabs (coef[v][k][j + 2 * i]));
+            peak = fmax (peak, fabs (coef[v][k][j + 2 * i + 1]));
+          }
+        }
+    }
+    int exponent;
+    frexp (peak > 0.0 ? peak : 1.0, &exponent);   /* peak·2^−exponent in [0.5, 1) */
+    const double scale = ldexp (1.0, -exponent);
+    unscale[pass] = (float) ldexp (1.0, exponent);
+    for (int v = 0; v < 2; v++)
+      for (int step = 0; step < kCarriedSteps; step++)
+        for (int lane = 0; lane < 32; lane++) {
+          const int g = lane / 4, r = 16 * step + 2 * (lane % 4);
+          unsigned short hi[4], lo[4];
+          const int rows[4] = { r, r + 1, r + 8, r + 9 };
+          for (int q = 0; q < 4; q++) {
+            const double value = coef[v][rows[q]][g] * scale;
+            hi[q] = fp16_bits (value);
+            lo[q] = fp16_bits (value - (double) __half2float (__ushort_as_half (hi[q])));
+          }
+          t.carry[pass][v][step][lane] = make_uint4 (pack_halves (hi[0], hi[1]), pack_halves (hi[2], hi[3]),
+              pack_halves (lo[0], lo[1]), pack_halves (lo[2], lo[3]));
+        }
+  }
+  for (int m = 0; m <= kSegment; m++)
+    t.powers[m] = make_float4 ((float) power[0][m][0], (float) power[0][m][1], (float) power[1][m][0],
+        (float) power[1][m][1]);
+}
+
+/* The scan's jumps b_i^L over segments of L = n/B and n/B + 1 samples */
+static CarryJumps carried_jumps (const CsDericheCoeffs &c, int shortest)
+{
+  CarryJumps j;
+  for (int i = 0; i < 2; i++)
+    for (int l = 0; l < 2; l++) {
+      const double mag = exp ((shortest + l) * c.b_log_abs[i]), arg = (shortest + l) * c.b_arg[i];
+      j.b_pow[i][l] = make_float2 ((float) (mag * cos (arg)), (float) (mag * sin (arg)));
+    }
+  return j;
+}
+
+cudaError_t recursive_lines_carried (Lines in, Lines t_plane, Lines out, int width, int height, int segments_x,
+    int segments_y, const CsDericheCoeffs &c, float2 *states, void *tables, cudaStream_t stream)
+{
+  if (!recursive_lines_carried_cover (width, height, segments_x, segments_y))
+    return cudaErrorInvalidValue;
+  LinesParams rows;
+  rows.width = width;
+  rows.height = height;
+  rows.segments = segments_x;
+  rows.pad = lines_pad (1);
+  rows.warmup = 1;
+  lines_coefficients (c, rows.pad, kCarriedSteps, rows);
+  LinesParams columns = rows;
+  columns.segments = segments_y;
+
+  CarriedTables host;
+  float unscale[2];
+  const int shortest[2] = { width / segments_x, height / segments_y };
+  carried_tables (c, shortest, host, unscale);
+  CarriedTables *device_tables = static_cast<CarriedTables *> (tables);
+  upload_tables<<<div_up (sizeof host / 4, kThreads), kThreads, 0, stream>>> (host, device_tables);
+
+  const Carries row_states = { states, height, segments_x }, column_states = { states, width, segments_y };
+  const Segments row_lines = { width, height, segments_x }, column_lines = { height, width, segments_y };
+  const dim3 row_grid (segments_x, div_up (height, kLinesPerBlock));
+  const dim3 column_grid (div_up (width, kColumnsPerBlock), segments_y);
+  carry_rows_mma<<<row_grid, kThreads, 0, stream>>> (in, rows, device_tables, row_states, unscale[0]);
+  scan_carries<<<div_up ((long long) height * kCarryComponents, 128), 128, 0, stream>>> (row_states, row_lines,
+      carried_jumps (c, shortest[0]));
+  recursive_rows_mma<kCarriedSteps, true><<<row_grid, kThreads, 0, stream>>> (in, t_plane, rows,
+      CarriedStarts { row_states, device_tables->powers });
+  carry_columns_mma<<<column_grid, kThreads, 0, stream>>> (t_plane, columns, device_tables, column_states, unscale[1]);
+  scan_carries<<<div_up ((long long) width * kCarryComponents, 128), 128, 0, stream>>> (column_states,
+      column_lines, carried_jumps (c, shortest[1]));
+  recursive_columns_mma<kCarriedSteps, true><<<column_grid, kThreads, 0, stream>>> (t_plane, in, out, columns,
+      CarriedStarts { column_states, device_tables->powers });
+  return cudaGetLastError ();
 }
 
 }  // namespace cs

@@ -322,6 +322,48 @@ START_TEST (test_recursive_lines)
 }
 END_TEST
 
+/* Deriche with carried starts as tensor-core passes (recursive_lines_carried): the segment
+ * count that auto takes (64-sample segments) and a shorter one, on every input (odd sizes,
+ * 1x1, padded and pitched strides, photos) at σ 30, 80 and 250 against the whole line; and
+ * 0/255 checkerboards, stripes and the byte extremes, the largest states the scan carries. */
+START_TEST (test_recursive_carried_lines)
+{
+  const double sigmas[] = { 30.0, 80.0, 250.0 };
+  CsTestJob j = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
+  j.rc.sigma = sigmas[_i % 3];
+  j.rc.partition_start = CS_PARTITION_CARRY;
+  CsImage src;
+  int pad;
+  const char *what_input;
+  if (_i < 21) {
+    const Input *in = &inputs[_i / 3];
+    src = make_input (in);
+    pad = in->pad;
+    what_input = "input";
+  } else {
+    const int pattern = (_i - 21) / 3;
+    src = cs_test_image_new (203, 150, 0, 3, 0);
+    if (pattern == 3)
+      cs_test_fill_extremes (&src, 11);
+    else
+      cs_test_fill_binary (&src, (CsTestBinaryPattern) pattern);
+    pad = 8;
+    const char *names[] = { "checkerboard", "stripes x", "stripes y", "extremes" };
+    what_input = names[pattern];
+  }
+  const int longest = src.width > src.height ? src.width : src.height;
+  j.rc.blocks_per_stripe = _i % 2 ? 0 : (longest + 31) / 32;
+  ck_assert_msg (cs_cuda_recursive_uses_lines (&j.rc, &device, src.width, src.height),
+      "carried tensor path not taken for %dx%d sigma %g blocks %d", src.width, src.height, j.rc.sigma,
+      j.rc.blocks_per_stripe);
+  char what[96];
+  snprintf (what, sizeof what, "recursive carried lines %s sigma %g blocks %d", what_input, j.rc.sigma,
+      j.rc.blocks_per_stripe);
+  check_against_reference (&j, &src, pad, 1, what);
+  cs_test_image_free (&src);
+}
+END_TEST
+
 START_TEST (test_bilateral_exact)
 {
   const int radii[] = { 1, 2, 3, 5, 7, 15, 32 };
@@ -503,6 +545,7 @@ static Suite *suite (void)
   tcase_add_loop_test (tc, test_recursive_tiles, 0, 42 + 7);
   tcase_add_loop_test (tc, test_recursive_tiles_extremes, 0, 12);
   tcase_add_loop_test (tc, test_recursive_lines, 0, 28 + 12);
+  tcase_add_loop_test (tc, test_recursive_carried_lines, 0, 21 + 12);
   tcase_add_loop_test (tc, test_bilateral_exact, 0, 14 * 3);
   tcase_add_loop_test (tc, test_bilateral_exact_float, 0, 15);
   tcase_add_loop_test (tc, test_bilateral_half_ranges, 0, 75);
