@@ -29,6 +29,8 @@
 #include "cs_mma.cuh"
 #include "cs_carry.cuh"
 
+#include <string.h>
+
 namespace cs {
 
 static constexpr int kSegment = 64, kMaxPad = 64, kLinesPerBlock = 16, kThreads = 128;
@@ -45,24 +47,42 @@ struct LinesParams {
 };
 
 /* Carried starts (recursive_lines_carried): per segment and line the scanned states of
- * cs_carry.cuh, h⁺[st − 1] and h⁻[en], and the powers b_i^m that carry them into the segment. */
+ * cs_carry.cuh, h⁺[st − 1] and h⁻[en], and the powers b_i^m that carry them into the segment.
+ * What the states add to a sample m after st − 1 (causal) and m' before en (anticausal),
+ *     Re Σ_i (b_i^m·h⁺_i + b_i^m'·h⁻_i) = Σ_q β_q·s_q,
+ * s = (Re h⁺_0, Im h⁺_0, Re h⁺_1, Im h⁺_1, the same of h⁻), β = (Re b_0^m, −Im b_0^m, … m'),
+ * is one more product per channel, in which states and powers both go in as fp16 hi + lo
+ * parts (s_hi·β_hi + s_lo·β_hi + s_hi·β_lo, two k-steps): float precision without the 8
+ * FMAs and 12 shared-memory loads per sample and channel the float sum cost. */
 struct CarriedStarts {
   Carries states;
-  const float4 *powers;   /* (b_0^m, b_1^m) as (re, im, re, im), m = 0..64 */
+  /* [m][pole]: (Re b^m, −Im b^m) as fp16 hi (.x) and lo (.y) pairs, m = 0..64 */
+  const uint2 *powers;
+  /* LinesParams' pairs and ends in device memory: the kernels take their fragments from
+   * there by lane (through L1) instead of through shared memory and two barriers */
+  const unsigned int *pairs, *ends;
 };
 
-/* Re Σ_i (b_i^m·h⁺_i + b_i^m'·h⁻_i), one channel: what the start states add to a sample m
- * after st − 1 and m' before en (causal: bc = b^m, states c0, c1; anticausal: ba, a0, a1). */
-__device__ __forceinline__ float start_term (float4 bc, float4 ba, float2 c0, float2 c1, float2 a0, float2 a1)
+/* s_q, s_q+1 = one complex state as fp16 pairs: .x = hi, .y = lo = s − hi */
+__device__ __forceinline__ uint2 split_state (float2 v)
 {
-  float v = bc.x * c0.x;
-  v = fmaf (-bc.y, c0.y, v);
-  v = fmaf (bc.z, c1.x, v);
-  v = fmaf (-bc.w, c1.y, v);
-  v = fmaf (ba.x, a0.x, v);
-  v = fmaf (-ba.y, a0.y, v);
-  v = fmaf (ba.z, a1.x, v);
-  return fmaf (-ba.w, a1.y, v);
+  const unsigned int hi = halves (v.x, v.y);
+  const float2 back = unhalves (hi);
+  return make_uint2 (hi, halves (v.x - back.x, v.y - back.y));
+}
+
+/* The β pair of lane t (q = 2t, 2t + 1: direction t / 2, pole t % 2) for the sample at
+ * offset x − st of a segment [st, en) */
+__device__ __forceinline__ uint2 start_powers (const CarriedStarts &c, int t, int offset, int length)
+{
+  const int m = t / 2 ? length - offset : offset + 1;
+  return __ldg (&c.powers[2 * clampi (m, 0, kSegment) + t % 2]);
+}
+
+/* The component of cs_carry.cuh's layout that lane t's pair q = 2t, 2t + 1 takes */
+__device__ __forceinline__ int start_component (int t, int ch)
+{
+  return (t / 2) * 6 + (t % 2) * 3 + ch;
 }
 
 /* A pass's window along its lines: segment st..en, the window's first sample k0 = st − P,
@@ -81,10 +101,12 @@ struct Window {
 
 /* The window of 16 rows as fp16 planes per channel, f_plane[channel][row][sample]: the
  * samples clamped to s..e (bytes are exact in fp16), S sample pairs a thread, all loads
- * issued before any is used (each wait is a memory latency). */
+ * issued before any is used (each wait is a memory latency); and, where `alpha` is given, the
+ * alpha of the segment's samples, alpha[row][x − st], as the fp16 1024 + alpha whose low byte
+ * is the byte (T's fourth half, for the column pass to take). */
 template <int S>
 __device__ __forceinline__ void stage_rows (const Lines &in, const LinesParams &p, const Window &w, int y_first,
-    int tid, __half (*f_plane)[kLinesPerBlock][16 * S + 8])
+    int tid, __half (*f_plane)[kLinesPerBlock][16 * S + 8], unsigned short (*alpha)[kSegment])
 {
   constexpr int K = 16 * S;
   const unsigned int first = in.alpha_first ? 1u : 0u;
@@ -104,19 +126,24 @@ __device__ __forceinline__ void stage_rows (const Lines &in, const LinesParams &
     for (int ch = 0; ch < 3; ch++)
       *reinterpret_cast<unsigned int *> (&f_plane[ch][r][k]) =
           hsub2 (biased_pair (words[j][0], words[j][1], first + ch), 0x64006400u);
+    const int x = k - p.pad;   /* even, as the segment's length: a pair is wholly in or out */
+    if (alpha && x >= 0 && x < kSegment)
+      *reinterpret_cast<unsigned int *> (&alpha[r][x]) = biased_pair (words[j][0], words[j][1], in.alpha_first ? 0u : 3u);
   }
 }
 
 /* The window of T for 32 columns as fp16 planes per channel, t_plane[channel][sample][column]:
  * its rows clamped to s..e (and columns past the frame to its last), two pixels an item; 2S
- * items a thread, in batches of S/2 whose loads all go out before any is used. */
+ * items a thread, in batches (S/2 items, or S where registers allow) whose loads all go out
+ * before any is used; and, where `alpha` is given, the alpha bytes of the segment's rows,
+ * alpha[y − st][column] (the low bytes of T's fourth halves, 1024 + alpha). */
 template <int S>
 __device__ __forceinline__ void stage_columns (const Lines &t_in, const LinesParams &p, const Window &w,
-    int x_first, int tid, __half (*t_plane)[16 * S][kColumnStride])
+    int x_first, int tid, __half (*t_plane)[16 * S][kColumnStride], unsigned char (*alpha)[kColumnsPerBlock])
 {
   constexpr int K = 16 * S;
   static_assert (K * kColumnsPerBlock / 2 == 2 * S * kThreads, "2S pixel pairs per thread");
-  constexpr int kBatch = S / 2 > 0 ? S / 2 : 1;
+  constexpr int kBatch = S <= 6 ? S : S / 2;
 #pragma unroll 1
   for (int j0 = 0; j0 < 2 * S; j0 += kBatch) {
     uint2 v[kBatch][2];
@@ -144,53 +171,73 @@ __device__ __forceinline__ void stage_columns (const Lines &t_in, const LinesPar
       *reinterpret_cast<unsigned int *> (&t_plane[0][r][c]) = __byte_perm (v[j][0].x, v[j][1].x, 0x5410);
       *reinterpret_cast<unsigned int *> (&t_plane[1][r][c]) = __byte_perm (v[j][0].x, v[j][1].x, 0x7632);
       *reinterpret_cast<unsigned int *> (&t_plane[2][r][c]) = __byte_perm (v[j][0].y, v[j][1].y, 0x5410);
+      if (alpha && r >= p.pad && r - p.pad < kSegment)
+        *reinterpret_cast<unsigned short *> (&alpha[r - p.pad][c]) = __byte_perm (v[j][0].y, v[j][1].y, 0x0062);
     }
   }
 }
 
 /* Rows: a block per (segment, 16 rows), a warp per quarter of the 64 outputs (two n-tiles),
- * all three channels: T = F·Mᵀ + the end terms, written as half4 (alpha 0: the column pass
- * takes alpha from the frame). */
+ * all three channels: T = F·Mᵀ + the end terms, written as half4 (r, g, b, 1024 + alpha): the
+ * column pass takes alpha from T, and needs no second read of the frame. */
 template <int S, bool kCarried>
-__global__ void __launch_bounds__ (kThreads)
+__global__ void __launch_bounds__ (kThreads, kCarried ? 7 : 1)
 recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
 {
   constexpr int K = 16 * S, kStride = K + 8, kPairs = 16 * S + kSegment - 2;
   __shared__ __align__ (16) __half f_plane[3][kLinesPerBlock][kStride];
-  __shared__ uint2 row_words[kPairs];
-  __shared__ unsigned int pairs[kPairs];
+  __shared__ uint2 row_words[kCarried ? 1 : kPairs];
+  __shared__ unsigned int pairs[kCarried ? 1 : kPairs];
   const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
   const Window w (p, blockIdx.x, p.width);
   if (w.en <= w.st)
     return;
   const int y_first = blockIdx.y * kLinesPerBlock;
 
-  stage_rows<S> (in, p, w, y_first, tid, f_plane);
-  __shared__ float2 starts[kCarried ? kCarryComponents : 1][kLinesPerBlock];
-  if constexpr (kCarried)
-    for (int i = tid; i < kCarryComponents * kLinesPerBlock; i += kThreads)
-      starts[i / kLinesPerBlock][i % kLinesPerBlock] =
-          *c.states.at (blockIdx.x, i / kLinesPerBlock, min (y_first + i % kLinesPerBlock, p.height - 1));
-  for (int i = tid; i < kPairs; i += kThreads)
-    pairs[i] = p.pairs[i];
-  __syncthreads ();
-  for (int i = tid; i < kPairs; i += kThreads)
-    row_words[i] = make_uint2 (pairs[i], pairs[max (i - 8, 0)]);
-  __syncthreads ();
-
+  __shared__ __align__ (4) unsigned short alpha[kLinesPerBlock][kSegment];
+  stage_rows<S> (in, p, w, y_first, tid, f_plane, alpha);
   /* B fragment of n-tile n = 2·warp + j and k-step k: index j − 2k + 2(S − 1) */
   const int lane_pair = g - 2 * t + 16 * S - 2;
   constexpr int kFrags = 2 + 2 * (S - 1);
   uint2 b[kFrags];
-#pragma unroll
-  for (int u = 0; u < kFrags; u++)
-    b[u] = row_words[lane_pair + 8 * (u - 2 * (S - 1) + 2 * warp)];
   /* the end terms as one more product: A's columns 0, 1 are f[0], f[K − 1], B's rows 0, 1
    * their coefficients (lanes with t = 0 hold them; the rest of both is 0) */
   unsigned int b_ends[2];
+  /* carried: lane t's states of lines g, g + 8 per channel, and its β pairs per n-tile */
+  float2 states[kCarried ? 3 : 1][2];
+  uint2 betas[2];
+  if constexpr (kCarried) {
 #pragma unroll
-  for (int j = 0; j < 2; j++)
-    b_ends[j] = t == 0 ? p.ends[8 * (2 * warp + j) + g] : 0u;
+    for (int u = 0; u < kFrags; u++) {
+      const int i = lane_pair + 8 * (u - 2 * (S - 1) + 2 * warp);
+      b[u] = make_uint2 (__ldg (&c.pairs[i]), __ldg (&c.pairs[max (i - 8, 0)]));
+    }
+#pragma unroll
+    for (int j = 0; j < 2; j++)
+      b_ends[j] = t == 0 ? __ldg (&c.ends[8 * (2 * warp + j) + g]) : 0u;
+#pragma unroll
+    for (int ch = 0; ch < 3; ch++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        states[ch][h] = *c.states.at (blockIdx.x, start_component (t, ch), min (y_first + g + 8 * h, p.height - 1));
+#pragma unroll
+    for (int j = 0; j < 2; j++)
+      betas[j] = start_powers (c, t, 8 * (2 * warp + j) + g, w.en - w.st);
+    __syncthreads ();
+  } else {
+    for (int i = tid; i < kPairs; i += kThreads)
+      pairs[i] = p.pairs[i];
+    __syncthreads ();
+    for (int i = tid; i < kPairs; i += kThreads)
+      row_words[i] = make_uint2 (pairs[i], pairs[max (i - 8, 0)]);
+    __syncthreads ();
+#pragma unroll
+    for (int u = 0; u < kFrags; u++)
+      b[u] = row_words[lane_pair + 8 * (u - 2 * (S - 1) + 2 * warp)];
+#pragma unroll
+    for (int j = 0; j < 2; j++)
+      b_ends[j] = t == 0 ? p.ends[8 * (2 * warp + j) + g] : 0u;
+  }
 
   float acc[3][2][4];
 #pragma unroll
@@ -216,25 +263,16 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
 #pragma unroll
     for (int j = 0; j < 2; j++)
       mma (acc[ch][j], ends_a, b_ends[j], 0u);
-  }
-
-  if constexpr (kCarried) {
+    if constexpr (kCarried) {
+      /* A: rows g, g + 8 (lines) × (s_hi, then s_lo); B: β_hi for both, then β_lo × s_hi */
+      const uint2 s0 = split_state (states[ch][0]), s1 = split_state (states[ch][1]);
+      const unsigned int a_first[4] = { s0.x, s1.x, s0.y, s1.y }, a_second[4] = { s0.x, s1.x, 0u, 0u };
 #pragma unroll
-    for (int j = 0; j < 2; j++)
-#pragma unroll
-      for (int i = 0; i < 2; i++) {
-        const int x = w.st + 8 * (2 * warp + j) + 2 * t + i;
-        const float4 bc = __ldg (&c.powers[min (x - w.st + 1, kSegment)]);
-        const float4 ba = __ldg (&c.powers[clampi (w.en - x, 0, kSegment)]);
-#pragma unroll
-        for (int h = 0; h < 2; h++)
-#pragma unroll
-          for (int ch = 0; ch < 3; ch++) {
-            const int r = g + 8 * h;
-            acc[ch][j][2 * h + i] += start_term (bc, ba, starts[ch][r], starts[3 + ch][r], starts[6 + ch][r],
-                starts[9 + ch][r]);
-          }
+      for (int j = 0; j < 2; j++) {
+        mma (acc[ch][j], a_first, betas[j].x, betas[j].x);
+        mma (acc[ch][j], a_second, betas[j].y, 0u);
       }
+    }
   }
 
   /* T as half4 (r, g, b, 0) */
@@ -249,7 +287,8 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
 #pragma unroll
       for (int i = 0; i < 2; i++)
         if (x + i < w.en)
-          dst[i] = make_uint2 (halves (acc[0][j][2 * h + i], acc[1][j][2 * h + i]), halves (acc[2][j][2 * h + i], 0.f));
+          dst[i] = make_uint2 (halves (acc[0][j][2 * h + i], acc[1][j][2 * h + i]),
+              halves (acc[2][j][2 * h + i], 0.f) | (unsigned int) alpha[g + 8 * h][x + i - w.st] << 16);
     }
 }
 
@@ -259,53 +298,67 @@ template <int S, bool kCarried>
 /* 128 registers: four blocks per SM. At K = 192 that spills 12 bytes (ptxas warns), and is
  * still 10 % faster at 4K than 133 registers at three blocks (NOTES.md, v13). */
 __global__ void __launch_bounds__ (kThreads, 4)
-recursive_columns_mma (Lines t_in, Lines in, Lines out, LinesParams p, CarriedStarts c)
+recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
 {
   constexpr int K = 16 * S, kPairs = 16 * S + kSegment - 2;
   __shared__ __align__ (16) __half t_plane[3][K][kColumnStride];
-  __shared__ unsigned int pairs[kPairs];
+  __shared__ unsigned int pairs[kCarried ? 1 : kPairs];
   const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
   const Window w (p, blockIdx.y, p.height);
   if (w.en <= w.st)
     return;
   const int x_first = blockIdx.x * kColumnsPerBlock;
 
-  stage_columns<S> (t_in, p, w, x_first, tid, t_plane);
-  __shared__ float2 starts[kCarried ? kCarryComponents : 1][kColumnsPerBlock];
-  if constexpr (kCarried)
-    for (int i = tid; i < kCarryComponents * kColumnsPerBlock; i += kThreads)
-      starts[i / kColumnsPerBlock][i % kColumnsPerBlock] =
-          *c.states.at (blockIdx.y, i / kColumnsPerBlock, min (x_first + i % kColumnsPerBlock, p.width - 1));
-  for (int i = tid; i < kPairs; i += kThreads)
-    pairs[i] = p.pairs[i];
-  __syncthreads ();
-
+  __shared__ __align__ (4) unsigned char alpha[kSegment][kColumnsPerBlock];
+  stage_columns<S> (t_in, p, w, x_first, tid, t_plane, alpha);
   /* A fragment of m-tile `warp` and k-step k: index warp − k + (S − 1); the end terms'
    * A: columns 0, 1 = (−c(i + P), c(i + P − K)) for rows i (lanes with t = 0) */
   const int lane_pair = g - 2 * t + 16 * S - 2;
   uint4 a_frag[S];
+  unsigned int ends_a[4] = { 0u, 0u, 0u, 0u };
+  /* carried: A of the start terms, β of rows g, g + 8 of m-tile `warp` (hi, then lo) */
+  unsigned int beta_first[4] = { 0u, 0u, 0u, 0u }, beta_second[4] = { 0u, 0u, 0u, 0u };
+  if constexpr (kCarried) {
+    const uint2 b0 = start_powers (c, t, 16 * warp + g, w.en - w.st), b1 = start_powers (c, t, 16 * warp + g + 8, w.en - w.st);
+    beta_first[0] = beta_first[2] = b0.x;
+    beta_first[1] = beta_first[3] = b1.x;
+    beta_second[0] = b0.y;
+    beta_second[1] = b1.y;
 #pragma unroll
-  for (int k = 0; k < S; k++) {
-    const int i = lane_pair + 16 * (warp - k);   /* entries d, d + 8, d − 8, d */
-    a_frag[k] = make_uint4 (pairs[i], pairs[i + 8], pairs[i - 8], pairs[i]);
+    for (int k = 0; k < S; k++) {
+      const int i = lane_pair + 16 * (warp - k);   /* entries d, d + 8, d − 8, d */
+      const unsigned int d = __ldg (&c.pairs[i]);
+      a_frag[k] = make_uint4 (d, __ldg (&c.pairs[i + 8]), __ldg (&c.pairs[i - 8]), d);
+    }
+    if (t == 0) {
+      ends_a[0] = __ldg (&c.ends[16 * warp + g]);
+      ends_a[1] = __ldg (&c.ends[16 * warp + g + 8]);
+    }
+    __syncthreads ();
+  } else {
+    for (int i = tid; i < kPairs; i += kThreads)
+      pairs[i] = p.pairs[i];
+    __syncthreads ();
+#pragma unroll
+    for (int k = 0; k < S; k++) {
+      const int i = lane_pair + 16 * (warp - k);   /* entries d, d + 8, d − 8, d */
+      a_frag[k] = make_uint4 (pairs[i], pairs[i + 8], pairs[i - 8], pairs[i]);
+    }
+    if (t == 0) {
+      ends_a[0] = p.ends[16 * warp + g];
+      ends_a[1] = p.ends[16 * warp + g + 8];
+    }
   }
-  const unsigned int ends_a[4] = { t == 0 ? p.ends[16 * warp + g] : 0u, t == 0 ? p.ends[16 * warp + g + 8] : 0u, 0u,
-    0u };
-  const unsigned int alpha = in.alpha_first ? 0u : 3u;
-
 #pragma unroll 1
   for (int half = 0; half < 2; half++) {
-    /* this half's alpha words, fetched before its products */
-    unsigned int alpha_words[2][2][2];
+    /* carried: lane t's states of this half's lines (columns) g of both n-tiles */
+    float2 states[kCarried ? 3 : 1][2];
+    if constexpr (kCarried)
 #pragma unroll
-    for (int j = 0; j < 2; j++)
+      for (int ch = 0; ch < 3; ch++)
 #pragma unroll
-      for (int h = 0; h < 2; h++) {
-        const int y = min (w.st + 16 * warp + g + 8 * h, w.en - 1), x = x_first + 16 * half + 8 * j + 2 * t;
-#pragma unroll
-        for (int i = 0; i < 2; i++)
-          alpha_words[j][h][i] = __ldg (reinterpret_cast<const unsigned int *> (in.at (y, min (x + i, p.width - 1))));
-      }
+        for (int j = 0; j < 2; j++)
+          states[ch][j] = *c.states.at (blockIdx.y, start_component (t, ch), min (x_first + 16 * half + 8 * j + g, p.width - 1));
     float acc[3][2][4];
 #pragma unroll
     for (int ch = 0; ch < 3; ch++) {
@@ -329,24 +382,14 @@ recursive_columns_mma (Lines t_in, Lines in, Lines out, LinesParams p, CarriedSt
         const unsigned int b_ends = t == 0 ? pack_halves (t16[c], t16[(K - 1) * kColumnStride + c]) : 0u;
         mma (acc[ch][j], ends_a, b_ends, 0u);
       }
-    }
-    if constexpr (kCarried) {
+      if constexpr (kCarried)
 #pragma unroll
-      for (int h = 0; h < 2; h++) {
-        const int y = w.st + 16 * warp + g + 8 * h;
-        const float4 bc = __ldg (&c.powers[min (y - w.st + 1, kSegment)]);
-        const float4 ba = __ldg (&c.powers[clampi (w.en - y, 0, kSegment)]);
-#pragma unroll
-        for (int j = 0; j < 2; j++)
-#pragma unroll
-          for (int i = 0; i < 2; i++)
-#pragma unroll
-            for (int ch = 0; ch < 3; ch++) {
-              const int x = 16 * half + 8 * j + 2 * t + i;
-              acc[ch][j][2 * h + i] += start_term (bc, ba, starts[ch][x], starts[3 + ch][x], starts[6 + ch][x],
-                  starts[9 + ch][x]);
-            }
-      }
+        for (int j = 0; j < 2; j++) {
+          /* B: column g (line) × (s_hi; s_lo), then (s_hi; 0) */
+          const uint2 sv = split_state (states[ch][j]);
+          mma (acc[ch][j], beta_first, sv.x, sv.y);
+          mma (acc[ch][j], beta_second, sv.x, 0u);
+        }
     }
 #pragma unroll
     for (int j = 0; j < 2; j++)
@@ -358,7 +401,7 @@ recursive_columns_mma (Lines t_in, Lines in, Lines out, LinesParams p, CarriedSt
 #pragma unroll
         for (int i = 0; i < 2; i++)
           if (x + i < p.width) {
-            const unsigned int a = __byte_perm (alpha_words[j][h][i], 0, alpha);
+            const unsigned int a = alpha[16 * warp + g + 8 * h][16 * half + 8 * j + 2 * t + i];
             *reinterpret_cast<unsigned int *> (out.at (y, x + i)) = pack_pixel (
                 round_to_byte (acc[0][j][2 * h + i] + 0.5f), round_to_byte (acc[1][j][2 * h + i] + 0.5f),
                 round_to_byte (acc[2][j][2 * h + i] + 0.5f), a, out.alpha_first);
@@ -371,7 +414,7 @@ recursive_columns_mma (Lines t_in, Lines in, Lines out, LinesParams p, CarriedSt
  *
  * With carried starts (cs_carry.cuh) a segment's output is the same product as above with a
  * warm-up of one sample — the window st − 1 .. en, from zero states — plus what the scanned
- * states h⁺[st − 1] and h⁻[en] add (start_term, in float). The carries themselves, each
+ * states h⁺[st − 1] and h⁻[en] add (CarriedStarts: one more product). The carries themselves, each
  * segment's end states from a zero start,
  *     U⁺ = Σ_{k=st}^{en−1} W(en − 1 − k)·D[k],   U⁻ = −Σ_{k=st+1}^{en} W(k − 1 − st)·D[k],
  * W(m) = x·b^m, are products too: summed by parts over the same window (its samples clamped
@@ -387,7 +430,9 @@ struct CarriedTables {
   /* [pass][length − n/B][k-step][lane]: (hi of rows 2t, 2t + 1; hi of rows 2t + 8, 2t + 9;
    * lo of the same), column g of the coefficient matrix */
   uint4 carry[2][2][kCarriedSteps][32];
-  float4 powers[kSegment + 1];
+  uint2 powers[kSegment + 1][2];   /* CarriedStarts::powers */
+  /* the passes' LinesParams::pairs and ::ends (the same for both) */
+  unsigned int pairs[16 * kCarriedSteps + kSegment - 2], ends[kSegment];
 };
 
 /* A copy of the tables into device memory, so that the kernels read them by lane through
@@ -412,7 +457,7 @@ carry_rows_mma (Lines in, LinesParams p, const CarriedTables *tables, Carries ou
   if (w.en <= w.st)
     return;
   const int y_first = blockIdx.y * kLinesPerBlock;
-  stage_rows<S> (in, p, w, y_first, tid, f_plane);
+  stage_rows<S> (in, p, w, y_first, tid, f_plane, nullptr);
   __syncthreads ();
   if (warp >= 3)
     return;
@@ -451,7 +496,7 @@ carry_columns_mma (Lines t_in, LinesParams p, const CarriedTables *tables, Carri
   if (w.en <= w.st)
     return;
   const int x_first = blockIdx.x * kColumnsPerBlock;
-  stage_columns<S> (t_in, p, w, x_first, tid, t_plane);
+  stage_columns<S> (t_in, p, w, x_first, tid, t_plane, nullptr);
   __syncthreads ();
   const uint4 *coeffs = tables->carry[1][w.en - w.st - p.height / p.segments][0];
   uint4 a_frag[S];
@@ -520,7 +565,7 @@ static cudaError_t launch_lines (Lines in, Lines t_rows, Lines t_columns, Lines 
   recursive_rows_mma<S, false><<<dim3 (segments_x, div_up (height, kLinesPerBlock)), kThreads, 0, stream>>> (
       in, t_rows, rows, CarriedStarts ());
   recursive_columns_mma<S, false><<<dim3 (div_up (width, kColumnsPerBlock), segments_y), kThreads, 0, stream>>> (
-      t_columns, in, out, columns, CarriedStarts ());
+      t_columns, out, columns, CarriedStarts ());
   return cudaGetLastError ();
 }
 
@@ -641,8 +686,15 @@ static void carried_tables (const CsDericheCoeffs &c, const int shortest[2], Car
         }
   }
   for (int m = 0; m <= kSegment; m++)
-    t.powers[m] = make_float4 ((float) power[0][m][0], (float) power[0][m][1], (float) power[1][m][0],
-        (float) power[1][m][1]);
+    for (int i = 0; i < 2; i++) {
+      unsigned short hi[2], lo[2];
+      const double pair[2] = { power[i][m][0], -power[i][m][1] };
+      for (int q = 0; q < 2; q++) {
+        hi[q] = fp16_bits (pair[q]);
+        lo[q] = fp16_bits (pair[q] - (double) __half2float (__ushort_as_half (hi[q])));
+      }
+      t.powers[m][i] = make_uint2 (pack_halves (hi[0], hi[1]), pack_halves (lo[0], lo[1]));
+    }
 }
 
 /* The scan's jumps b_i^L over segments of L = n/B and n/B + 1 samples */
@@ -676,6 +728,8 @@ cudaError_t recursive_lines_carried (Lines in, Lines t_plane, Lines out, int wid
   float unscale[2];
   const int shortest[2] = { width / segments_x, height / segments_y };
   carried_tables (c, shortest, host, unscale);
+  memcpy (host.pairs, rows.pairs, sizeof host.pairs);
+  memcpy (host.ends, rows.ends, sizeof host.ends);
   CarriedTables *device_tables = static_cast<CarriedTables *> (tables);
   upload_tables<<<div_up (sizeof host / 4, kThreads), kThreads, 0, stream>>> (host, device_tables);
 
@@ -687,12 +741,12 @@ cudaError_t recursive_lines_carried (Lines in, Lines t_plane, Lines out, int wid
   scan_carries<<<div_up ((long long) height * kCarryComponents, 128), 128, 0, stream>>> (row_states, row_lines,
       carried_jumps (c, shortest[0]));
   recursive_rows_mma<kCarriedSteps, true><<<row_grid, kThreads, 0, stream>>> (in, t_plane, rows,
-      CarriedStarts { row_states, device_tables->powers });
+      CarriedStarts { row_states, &device_tables->powers[0][0], device_tables->pairs, device_tables->ends });
   carry_columns_mma<<<column_grid, kThreads, 0, stream>>> (t_plane, columns, device_tables, column_states, unscale[1]);
   scan_carries<<<div_up ((long long) width * kCarryComponents, 128), 128, 0, stream>>> (column_states,
       column_lines, carried_jumps (c, shortest[1]));
-  recursive_columns_mma<kCarriedSteps, true><<<column_grid, kThreads, 0, stream>>> (t_plane, in, out, columns,
-      CarriedStarts { column_states, device_tables->powers });
+  recursive_columns_mma<kCarriedSteps, true><<<column_grid, kThreads, 0, stream>>> (t_plane, out, columns,
+      CarriedStarts { column_states, &device_tables->powers[0][0], device_tables->pairs, device_tables->ends });
   return cudaGetLastError ();
 }
 
