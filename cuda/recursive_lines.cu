@@ -37,6 +37,7 @@ static constexpr int kSegment = 64, kMaxPad = 64, kLinesPerBlock = 16, kThreads 
 static constexpr int kMaxSteps = 12;                        /* K <= 192 */
 static constexpr int kMaxPairs = 16 * kMaxSteps + kSegment - 2;
 static constexpr int kColumnsPerBlock = 32, kColumnStride = kColumnsPerBlock + 8;   /* 80 B rows: ldmatrix without bank conflicts */
+static constexpr int kAlphaStride = kSegment + 2;   /* the row pass's alpha rows, 33 words: no bank conflicts across rows */
 
 struct LinesParams {
   int width, height, segments, pad, warmup;
@@ -106,7 +107,7 @@ struct Window {
  * is the byte (T's fourth half, for the column pass to take). */
 template <int S>
 __device__ __forceinline__ void stage_rows (const Lines &in, const LinesParams &p, const Window &w, int y_first,
-    int tid, __half (*f_plane)[kLinesPerBlock][16 * S + 8], unsigned short (*alpha)[kSegment])
+    int tid, __half (*f_plane)[kLinesPerBlock][16 * S + 8], unsigned short (*alpha)[kAlphaStride])
 {
   constexpr int K = 16 * S;
   const unsigned int first = in.alpha_first ? 1u : 0u;
@@ -116,8 +117,16 @@ __device__ __forceinline__ void stage_rows (const Lines &in, const LinesParams &
   for (int j = 0; j < S; j++) {
     const int it = tid + j * kThreads, r = it / (K / 2), k = 2 * (it % (K / 2));
     const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at (min (y_first + r, p.height - 1), 0));
-    words[j][0] = __ldg (row + clampi (w.k0 + k, w.s, w.e));
-    words[j][1] = __ldg (row + clampi (w.k0 + k + 1, w.s, w.e));
+    const int x = w.k0 + k;
+    if (x >= w.s && x + 1 <= w.e && (reinterpret_cast<uintptr_t> (row + x) & 7) == 0) {
+      /* both inside s..e and 8-byte aligned: one load (a warp's loads then fill their sectors) */
+      const uint2 both = __ldg (reinterpret_cast<const uint2 *> (row + x));
+      words[j][0] = both.x;
+      words[j][1] = both.y;
+    } else {
+      words[j][0] = __ldg (row + clampi (x, w.s, w.e));
+      words[j][1] = __ldg (row + clampi (x + 1, w.s, w.e));
+    }
   }
 #pragma unroll
   for (int j = 0; j < S; j++) {
@@ -194,7 +203,7 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
     return;
   const int y_first = blockIdx.y * kLinesPerBlock;
 
-  __shared__ __align__ (4) unsigned short alpha[kLinesPerBlock][kSegment];
+  __shared__ __align__ (4) unsigned short alpha[kLinesPerBlock][kAlphaStride];
   stage_rows<S> (in, p, w, y_first, tid, f_plane, alpha);
   /* B fragment of n-tile n = 2·warp + j and k-step k: index j − 2k + 2(S − 1) */
   const int lane_pair = g - 2 * t + 16 * S - 2;
@@ -275,7 +284,8 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
     }
   }
 
-  /* T as half4 (r, g, b, 0) */
+  /* T as half4 (r, g, b, 1024 + alpha); a lane's two pixels as one 16-byte store where they
+   * are aligned (x even: the rows are 256-byte aligned) */
 #pragma unroll
   for (int j = 0; j < 2; j++)
 #pragma unroll
@@ -283,12 +293,19 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
       const int y = y_first + g + 8 * h, x = w.st + 8 * (2 * warp + j) + 2 * t;
       if (y >= p.height)
         continue;
-      uint2 *dst = reinterpret_cast<uint2 *> (t_out.at (y, x));
+      uint2 v[2];
 #pragma unroll
       for (int i = 0; i < 2; i++)
-        if (x + i < w.en)
-          dst[i] = make_uint2 (halves (acc[0][j][2 * h + i], acc[1][j][2 * h + i]),
-              halves (acc[2][j][2 * h + i], 0.f) | (unsigned int) alpha[g + 8 * h][x + i - w.st] << 16);
+        v[i] = make_uint2 (halves (acc[0][j][2 * h + i], acc[1][j][2 * h + i]),
+            halves (acc[2][j][2 * h + i], 0.f) | (unsigned int) alpha[g + 8 * h][x + i - w.st] << 16);
+      uint2 *dst = reinterpret_cast<uint2 *> (t_out.at (y, x));
+      if (x % 2 == 0 && x + 1 < w.en)
+        *reinterpret_cast<uint4 *> (dst) = make_uint4 (v[0].x, v[0].y, v[1].x, v[1].y);
+      else
+#pragma unroll
+        for (int i = 0; i < 2; i++)
+          if (x + i < w.en)
+            dst[i] = v[i];
     }
 }
 
@@ -398,14 +415,21 @@ recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
         const int y = w.st + 16 * warp + g + 8 * h, x = x_first + 16 * half + 8 * j + 2 * t;
         if (y >= w.en)
           continue;
+        unsigned int v[2];
 #pragma unroll
         for (int i = 0; i < 2; i++)
-          if (x + i < p.width) {
-            const unsigned int a = alpha[16 * warp + g + 8 * h][16 * half + 8 * j + 2 * t + i];
-            *reinterpret_cast<unsigned int *> (out.at (y, x + i)) = pack_pixel (
-                round_to_byte (acc[0][j][2 * h + i] + 0.5f), round_to_byte (acc[1][j][2 * h + i] + 0.5f),
-                round_to_byte (acc[2][j][2 * h + i] + 0.5f), a, out.alpha_first);
-          }
+          v[i] = pack_pixel (round_to_byte (acc[0][j][2 * h + i] + 0.5f), round_to_byte (acc[1][j][2 * h + i] + 0.5f),
+              round_to_byte (acc[2][j][2 * h + i] + 0.5f), alpha[16 * warp + g + 8 * h][16 * half + 8 * j + 2 * t + i],
+              out.alpha_first);
+        /* x is even: both pixels in one 8-byte store where the row allows */
+        unsigned int *dst = reinterpret_cast<unsigned int *> (out.at (y, x));
+        if (x + 1 < p.width && (reinterpret_cast<uintptr_t> (dst) & 7) == 0)
+          *reinterpret_cast<uint2 *> (dst) = make_uint2 (v[0], v[1]);
+        else
+#pragma unroll
+          for (int i = 0; i < 2; i++)
+            if (x + i < p.width)
+              dst[i] = v[i];
       }
   }
 }
