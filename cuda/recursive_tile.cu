@@ -237,9 +237,16 @@ recursive_tile (Lines in, Lines out, TileParams p)
     for (int h = 0; h < 2; h++) {
       const int i = min (16 * m + g + 8 * h, height_out - 1);
       const unsigned int *src = reinterpret_cast<const unsigned int *> (in.at (y_st + i, x_st));
+      /* both words in one 8-byte load where the row allows (a warp's loads then fill their
+       * sectors) */
+      if (x + 1 < width_out && (reinterpret_cast<uintptr_t> (src + x) & 7) == 0) {
+        const uint2 both = __ldg (reinterpret_cast<const uint2 *> (src + x));
+        alpha_words[m][h][0] = both.x;
+        alpha_words[m][h][1] = both.y;
+      } else
 #pragma unroll
-      for (int j = 0; j < 2; j++)
-        alpha_words[m][h][j] = __ldg (src + min (x + j, width_out - 1));
+        for (int j = 0; j < 2; j++)
+          alpha_words[m][h][j] = __ldg (src + min (x + j, width_out - 1));
     }
   /* the sums start at T + 0.5 of the output rows (rows past the segment: any T) */
   float acc[kTileMaxSegment / 16][3][4];
@@ -285,11 +292,19 @@ recursive_tile (Lines in, Lines out, TileParams p)
       if (i >= height_out)
         continue;
       unsigned int *dst = reinterpret_cast<unsigned int *> (out.at (y_st + i, x_st + x));
+      unsigned int v[2];
 #pragma unroll
       for (int j = 0; j < 2; j++)
-        if (x + j < width_out)
-          dst[j] = pack_pixel (round_to_byte (acc[m][0][2 * h + j]), round_to_byte (acc[m][1][2 * h + j]),
-              round_to_byte (acc[m][2][2 * h + j]), __byte_perm (alpha_words[m][h][j], 0, alpha), out.alpha_first);
+        v[j] = pack_pixel (round_to_byte (acc[m][0][2 * h + j]), round_to_byte (acc[m][1][2 * h + j]),
+            round_to_byte (acc[m][2][2 * h + j]), __byte_perm (alpha_words[m][h][j], 0, alpha), out.alpha_first);
+      /* both pixels in one 8-byte store where the row allows */
+      if (x + 1 < width_out && (reinterpret_cast<uintptr_t> (dst) & 7) == 0)
+        *reinterpret_cast<uint2 *> (dst) = make_uint2 (v[0], v[1]);
+      else
+#pragma unroll
+        for (int j = 0; j < 2; j++)
+          if (x + j < width_out)
+            dst[j] = v[j];
     }
   }
 }
