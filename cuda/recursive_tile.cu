@@ -117,13 +117,23 @@ recursive_tile (Lines in, Lines out, TileParams p)
   for (int j = 0; j < 5; j++)
     c[j] = clampi (x0 + 4 * q - 1 + j, sx, ex);
   unsigned int w[kAhead][5];
+  /* words 1..4 in one 16-byte load where they are inside s..e and aligned */
+  const bool inside = x0 + 4 * q >= sx && x0 + 4 * q + 3 <= ex;
   auto load_rows = [&] (int r0) {
 #pragma unroll
     for (int b = 0; b < kAhead; b++) {
       const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at (y0 + clampi (r0 + b * kGroups, sy, ey), 0));
+      w[b][0] = __ldg (row + c[0]);
+      if (inside && (reinterpret_cast<uintptr_t> (row + c[1]) & 15) == 0) {
+        const uint4 four = __ldg (reinterpret_cast<const uint4 *> (row + c[1]));
+        w[b][1] = four.x;
+        w[b][2] = four.y;
+        w[b][3] = four.z;
+        w[b][4] = four.w;
+      } else
 #pragma unroll
-      for (int j = 0; j < 5; j++)
-        w[b][j] = __ldg (row + c[j]);
+        for (int j = 1; j < 5; j++)
+          w[b][j] = __ldg (row + c[j]);
     }
   };
   if (group < kGroups)
