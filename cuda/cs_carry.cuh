@@ -25,6 +25,7 @@
 #include "cs_cuda_complex.cuh"
 #include "cs_cuda_px.cuh"
 #include "cs_sweep.cuh"
+#include "cs_launch.cuh"
 
 namespace cs {
 
@@ -195,6 +196,8 @@ __device__ __forceinline__ float2 cmad (float2 a, float2 x, float2 y)
 
 static __global__ void scan_carries (Carries c, Segments geo, CarryJumps j)
 {
+  let_next_kernel_start ();
+  wait_for_previous_kernel ();   /* the carries (when launched to overlap: cs_launch.cuh) */
   const long long t = blockIdx.x * (long long) blockDim.x + threadIdx.x;
   if (t >= (long long) geo.n_lines * kCarryComponents)
     return;

@@ -28,6 +28,7 @@
 #include "cs_recursive_lines.cuh"
 #include "cs_mma.cuh"
 #include "cs_carry.cuh"
+#include "cs_launch.cuh"
 
 #include <string.h>
 
@@ -202,7 +203,9 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
   if (w.en <= w.st)
     return;
   const int y_first = blockIdx.y * kLinesPerBlock;
+  let_next_kernel_start ();
 
+  /* the frame and the tables were written before the chain of kernels began (cs_launch.cuh) */
   __shared__ __align__ (4) unsigned short alpha[kLinesPerBlock][kAlphaStride];
   stage_rows<S> (in, p, w, y_first, tid, f_plane, alpha);
   /* B fragment of n-tile n = 2·warp + j and k-step k: index j − 2k + 2(S − 1) */
@@ -225,13 +228,14 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
     for (int j = 0; j < 2; j++)
       b_ends[j] = t == 0 ? __ldg (&c.ends[8 * (2 * warp + j) + g]) : 0u;
 #pragma unroll
+    for (int j = 0; j < 2; j++)
+      betas[j] = start_powers (c, t, 8 * (2 * warp + j) + g, w.en - w.st);
+    wait_for_previous_kernel ();   /* the scan's states; T's readers of the frame before */
+#pragma unroll
     for (int ch = 0; ch < 3; ch++)
 #pragma unroll
       for (int h = 0; h < 2; h++)
         states[ch][h] = *c.states.at (blockIdx.x, start_component (t, ch), min (y_first + g + 8 * h, p.height - 1));
-#pragma unroll
-    for (int j = 0; j < 2; j++)
-      betas[j] = start_powers (c, t, 8 * (2 * warp + j) + g, w.en - w.st);
     __syncthreads ();
   } else {
     for (int i = tid; i < kPairs; i += kThreads)
@@ -325,9 +329,8 @@ recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
   if (w.en <= w.st)
     return;
   const int x_first = blockIdx.x * kColumnsPerBlock;
+  let_next_kernel_start ();
 
-  __shared__ __align__ (4) unsigned char alpha[kSegment][kColumnsPerBlock];
-  stage_columns<S> (t_in, p, w, x_first, tid, t_plane, alpha);
   /* A fragment of m-tile `warp` and k-step k: index warp − k + (S − 1); the end terms'
    * A: columns 0, 1 = (−c(i + P), c(i + P − K)) for rows i (lanes with t = 0) */
   const int lane_pair = g - 2 * t + 16 * S - 2;
@@ -351,7 +354,6 @@ recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
       ends_a[0] = __ldg (&c.ends[16 * warp + g]);
       ends_a[1] = __ldg (&c.ends[16 * warp + g + 8]);
     }
-    __syncthreads ();
   } else {
     for (int i = tid; i < kPairs; i += kThreads)
       pairs[i] = p.pairs[i];
@@ -366,6 +368,10 @@ recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
       ends_a[1] = p.ends[16 * warp + g + 8];
     }
   }
+  wait_for_previous_kernel ();   /* T and the scanned states */
+  __shared__ __align__ (4) unsigned char alpha[kSegment][kColumnsPerBlock];
+  stage_columns<S> (t_in, p, w, x_first, tid, t_plane, alpha);
+  __syncthreads ();
 #pragma unroll 1
   for (int half = 0; half < 2; half++) {
     /* carried: lane t's states of this half's lines (columns) g of both n-tiles */
@@ -481,8 +487,10 @@ carry_rows_mma (Lines in, LinesParams p, const CarriedTables *tables, Carries ou
   if (w.en <= w.st)
     return;
   const int y_first = blockIdx.y * kLinesPerBlock;
-  stage_rows<S> (in, p, w, y_first, tid, f_plane, nullptr);
+  let_next_kernel_start ();
+  stage_rows<S> (in, p, w, y_first, tid, f_plane, nullptr);   /* the frame: before the chain */
   __syncthreads ();
+  wait_for_previous_kernel ();   /* the tables (and the states' last readers) */
   if (warp >= 3)
     return;
   const int ch = warp;
@@ -520,13 +528,15 @@ carry_columns_mma (Lines t_in, LinesParams p, const CarriedTables *tables, Carri
   if (w.en <= w.st)
     return;
   const int x_first = blockIdx.x * kColumnsPerBlock;
-  stage_columns<S> (t_in, p, w, x_first, tid, t_plane, nullptr);
-  __syncthreads ();
+  let_next_kernel_start ();
   const uint4 *coeffs = tables->carry[1][w.en - w.st - p.height / p.segments][0];
   uint4 a_frag[S];
 #pragma unroll
   for (int k = 0; k < S; k++)
-    a_frag[k] = __ldg (&coeffs[32 * k + lane]);
+    a_frag[k] = __ldg (&coeffs[32 * k + lane]);   /* the tables: before the chain */
+  wait_for_previous_kernel ();   /* T */
+  stage_columns<S> (t_in, p, w, x_first, tid, t_plane, nullptr);
+  __syncthreads ();
   /* row g of the result is coefficient column g: direction g / 4, pole g / 2 % 2, re/im g % 2 */
   const int direction = g / 4, pole = g / 2 % 2, part = g % 2;
 #pragma unroll
@@ -588,9 +598,11 @@ static cudaError_t launch_lines (Lines in, Lines t_rows, Lines t_columns, Lines 
 {
   recursive_rows_mma<S, false><<<dim3 (segments_x, div_up (height, kLinesPerBlock)), kThreads, 0, stream>>> (
       in, t_rows, rows, CarriedStarts ());
-  recursive_columns_mma<S, false><<<dim3 (div_up (width, kColumnsPerBlock), segments_y), kThreads, 0, stream>>> (
-      t_columns, out, columns, CarriedStarts ());
-  return cudaGetLastError ();
+  const cudaError_t err = cudaGetLastError ();
+  if (err != cudaSuccess)
+    return err;
+  return launch_overlapping (recursive_columns_mma<S, false>, dim3 (div_up (width, kColumnsPerBlock), segments_y),
+      dim3 (kThreads), 0, stream, t_columns, out, columns, CarriedStarts ());
 }
 
 cudaError_t recursive_lines (Lines in, Lines t_plane, Lines out, int width, int height, int segments_x,
@@ -761,17 +773,31 @@ cudaError_t recursive_lines_carried (Lines in, Lines t_plane, Lines out, int wid
   const Segments row_lines = { width, height, segments_x }, column_lines = { height, width, segments_y };
   const dim3 row_grid (segments_x, div_up (height, kLinesPerBlock));
   const dim3 column_grid (div_up (width, kColumnsPerBlock), segments_y);
-  carry_rows_mma<<<row_grid, kThreads, 0, stream>>> (in, rows, device_tables, row_states, unscale[0]);
-  scan_carries<<<div_up ((long long) height * kCarryComponents, 128), 128, 0, stream>>> (row_states, row_lines,
-      carried_jumps (c, shortest[0]));
-  recursive_rows_mma<kCarriedSteps, true><<<row_grid, kThreads, 0, stream>>> (in, t_plane, rows,
-      CarriedStarts { row_states, &device_tables->powers[0][0], device_tables->pairs, device_tables->ends });
-  carry_columns_mma<<<column_grid, kThreads, 0, stream>>> (t_plane, columns, device_tables, column_states, unscale[1]);
-  scan_carries<<<div_up ((long long) width * kCarryComponents, 128), 128, 0, stream>>> (column_states,
-      column_lines, carried_jumps (c, shortest[1]));
-  recursive_columns_mma<kCarriedSteps, true><<<column_grid, kThreads, 0, stream>>> (t_plane, out, columns,
-      CarriedStarts { column_states, &device_tables->powers[0][0], device_tables->pairs, device_tables->ends });
-  return cudaGetLastError ();
+  cudaError_t err = cudaGetLastError ();
+  /* the rest overlap each other's starts (cs_launch.cuh): 1–3 µs per kernel boundary */
+  const CarriedStarts row_starts = { row_states, &device_tables->powers[0][0], device_tables->pairs,
+    device_tables->ends };
+  const CarriedStarts column_starts = { column_states, &device_tables->powers[0][0], device_tables->pairs,
+    device_tables->ends };
+  if (err == cudaSuccess)
+    err = launch_overlapping (carry_rows_mma, row_grid, dim3 (kThreads), 0, stream, in, rows,
+        (const CarriedTables *) device_tables, row_states, unscale[0]);
+  if (err == cudaSuccess)
+    err = launch_overlapping (scan_carries, dim3 (div_up ((long long) height * kCarryComponents, 128)), dim3 (128), 0,
+        stream, row_states, row_lines, carried_jumps (c, shortest[0]));
+  if (err == cudaSuccess)
+    err = launch_overlapping (recursive_rows_mma<kCarriedSteps, true>, row_grid, dim3 (kThreads), 0, stream, in, t_plane,
+        rows, row_starts);
+  if (err == cudaSuccess)
+    err = launch_overlapping (carry_columns_mma, column_grid, dim3 (kThreads), 0, stream, t_plane, columns,
+        (const CarriedTables *) device_tables, column_states, unscale[1]);
+  if (err == cudaSuccess)
+    err = launch_overlapping (scan_carries, dim3 (div_up ((long long) width * kCarryComponents, 128)), dim3 (128), 0,
+        stream, column_states, column_lines, carried_jumps (c, shortest[1]));
+  if (err == cudaSuccess)
+    err = launch_overlapping (recursive_columns_mma<kCarriedSteps, true>, column_grid, dim3 (kThreads), 0, stream,
+        t_plane, out, columns, column_starts);
+  return err;
 }
 
 }  // namespace cs
