@@ -84,9 +84,10 @@ cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
  * enough for the tile's shared memory) rather than in two passes. */
 int cs_cuda_recursive_uses_tiles (const CsRecursiveParams *p, const CsCudaDevice *dev, int width, int height);
 
-/* Whether it runs them as two tensor-core passes of 64-sample segments instead (Deriche with
- * warm-ups of 17–64 samples, segments of at most 64, scratch aligned to 16 bytes as
- * cudaMalloc gives it; not taken where the tiles are). */
+/* Whether it runs them as two tensor-core passes of at most 64-sample segments instead
+ * (Deriche with warm-ups of 17–64 samples, or with carried starts and segments of 16–64
+ * samples; scratch aligned to 16 bytes as cudaMalloc gives it; not taken where the tiles
+ * are). */
 int cs_cuda_recursive_uses_lines (const CsRecursiveParams *p, const CsCudaDevice *dev, int width, int height);
 
 /* edgeawaregauss and recursivegauss with the segment counts of the row pass and of the
