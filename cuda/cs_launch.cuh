@@ -34,6 +34,16 @@ static __device__ __forceinline__ void wait_for_previous_kernel ()
 #endif
 }
 
+/* Whether the current device overlaps launches (compute capability 9.0 or newer); a query of
+ * the driver's cached attributes, well under a microsecond. */
+static inline bool launches_overlap ()
+{
+  int device = 0, major = 0;
+  return cudaGetDevice (&device) == cudaSuccess &&
+      cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9;
+}
+
+/* An ordinary launch on devices without programmatic dependent launch. */
 template <typename... Params, typename... Args>
 static cudaError_t launch_overlapping (void (*kernel) (Params...), dim3 grid, dim3 block, size_t shared_bytes,
     cudaStream_t stream, Args &&...args)
@@ -47,7 +57,7 @@ static cudaError_t launch_overlapping (void (*kernel) (Params...), dim3 grid, di
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
   config.attrs = overlap;
-  config.numAttrs = 1;
+  config.numAttrs = launches_overlap () ? 1 : 0;
   return cudaLaunchKernelEx (&config, kernel, static_cast<Args &&> (args)...);
 }
 
