@@ -29,6 +29,7 @@
 #include "cs_mma.cuh"
 #include "cs_carry.cuh"
 #include "cs_launch.cuh"
+#include "cs_memo.cuh"
 
 #include <string.h>
 
@@ -564,6 +565,9 @@ static int lines_pad (int warmup)
   return (warmup + 3) & ~3;
 }
 
+/* lines_coefficients, remembered on this thread for the last (σ, P, steps) (cs_memo.cuh) */
+static void lines_coefficients_for (const CsDericheCoeffs &c, int pad, int steps, LinesParams &p);
+
 /* The kernels' instances: K = 128, 160, 192. */
 static int lines_steps (int warmup)
 {
@@ -592,6 +596,26 @@ static void lines_coefficients (const CsDericheCoeffs &coeffs, int pad, int step
     p.ends[i] = pack_halves (fp16_bits (-folded_response (g, i + pad)), fp16_bits (folded_response (g, i + pad - K)));
 }
 
+static void lines_coefficients_for (const CsDericheCoeffs &c, int pad, int steps, LinesParams &p)
+{
+  struct Key {
+    double sigma;
+    int pad, steps;
+    bool operator== (const Key &o) const { return sigma == o.sigma && pad == o.pad && steps == o.steps; }
+  };
+  struct Tables {
+    unsigned int pairs[kMaxPairs], ends[kSegment];
+  };
+  static thread_local LastBuilt<Key, Tables> last;
+  const Tables &built = last.get (Key { c.sigma, pad, steps }, [&] (Tables &v) {
+    lines_coefficients (c, pad, steps, p);
+    memcpy (v.pairs, p.pairs, sizeof v.pairs);
+    memcpy (v.ends, p.ends, sizeof v.ends);
+  });
+  memcpy (p.pairs, built.pairs, sizeof p.pairs);
+  memcpy (p.ends, built.ends, sizeof p.ends);
+}
+
 template <int S>
 static cudaError_t launch_lines (Lines in, Lines t_rows, Lines t_columns, Lines out, int width, int height,
     int segments_x, int segments_y, const LinesParams &rows, const LinesParams &columns, cudaStream_t stream)
@@ -617,7 +641,7 @@ cudaError_t recursive_lines (Lines in, Lines t_plane, Lines out, int width, int 
   rows.segments = segments_x;
   rows.pad = lines_pad (warmup);
   rows.warmup = warmup;
-  lines_coefficients (c, rows.pad, steps, rows);
+  lines_coefficients_for (c, rows.pad, steps, rows);
   LinesParams columns = rows;
   columns.segments = segments_y;
   switch (steps) {
@@ -755,17 +779,34 @@ cudaError_t recursive_lines_carried (Lines in, Lines t_plane, Lines out, int wid
   rows.height = height;
   rows.segments = segments_x;
   rows.pad = lines_pad (1);
-  rows.warmup = 1;
-  lines_coefficients (c, rows.pad, kCarriedSteps, rows);
+  rows.warmup = 1;   /* the kernels take pairs and ends from the tables: rows.pairs stays unset */
   LinesParams columns = rows;
   columns.segments = segments_y;
 
-  CarriedTables host;
-  float unscale[2];
+  /* the tables for this σ and these segment lengths, remembered on this thread */
+  struct Key {
+    double sigma;
+    int shortest_x, shortest_y;
+    bool operator== (const Key &o) const
+    {
+      return sigma == o.sigma && shortest_x == o.shortest_x && shortest_y == o.shortest_y;
+    }
+  };
+  struct Built {
+    CarriedTables tables;
+    float unscale[2];
+  };
+  static thread_local LastBuilt<Key, Built> last;
   const int shortest[2] = { width / segments_x, height / segments_y };
-  carried_tables (c, shortest, host, unscale);
-  memcpy (host.pairs, rows.pairs, sizeof host.pairs);
-  memcpy (host.ends, rows.ends, sizeof host.ends);
+  const Built &built = last.get (Key { c.sigma, shortest[0], shortest[1] }, [&] (Built &v) {
+    carried_tables (c, shortest, v.tables, v.unscale);
+    LinesParams coefficients;
+    lines_coefficients (c, rows.pad, kCarriedSteps, coefficients);
+    memcpy (v.tables.pairs, coefficients.pairs, sizeof v.tables.pairs);
+    memcpy (v.tables.ends, coefficients.ends, sizeof v.tables.ends);
+  });
+  const CarriedTables &host = built.tables;
+  const float *unscale = built.unscale;
   CarriedTables *device_tables = static_cast<CarriedTables *> (tables);
   upload_tables<<<div_up (sizeof host / 4, kThreads), kThreads, 0, stream>>> (host, device_tables);
 
