@@ -320,8 +320,9 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
 /* Columns: a block per (32 columns, segment), a warp per m-tile of 16 outputs, all three
  * channels, the columns in two halves: out = M·T + the end terms, rounded half up. */
 template <int S, bool kCarried>
-/* 128 registers: four blocks per SM. At K = 192 that spills 12 bytes (ptxas warns), and is
- * still 10 % faster at 4K than 133 registers at three blocks (NOTES.md, v13). */
+/* At most 128 registers: four blocks per SM (K = 192 takes 122 since T brings alpha; before,
+ * it spilled 12 bytes and was still 10 % faster at 4K than 133 registers at three blocks:
+ * NOTES.md, v13). */
 __global__ void __launch_bounds__ (kThreads, 4)
 recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
 {
