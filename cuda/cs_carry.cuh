@@ -26,6 +26,9 @@
 #include "cs_cuda_px.cuh"
 #include "cs_sweep.cuh"
 #include "cs_launch.cuh"
+#include "cs_coeffs.h"
+
+#include <math.h>
 
 namespace cs {
 
@@ -71,6 +74,13 @@ struct CarrySums {
       }
   }
 };
+
+/* x_i = x(1) = (b_i − 1)/r0_i = r1_i·b_i, the input coefficient of the uniform sweep */
+static inline void uniform_x (const CsDericheCoeffs &c, int i, double &re, double &im)
+{
+  re = c.r1[i].re * c.b[i].re - c.r1[i].im * c.b[i].im;
+  im = c.r1[i].re * c.b[i].im + c.r1[i].im * c.b[i].re;
+}
 
 /* W[m] = x_i·b_i^m, m < count, evaluated in double (|b|^m by exp, the angle by sincos:
  * no error grows with m). */
@@ -186,6 +196,18 @@ carry_rows (Lines in, Segments geo, const float4 *__restrict__ w, Carries out)
 struct CarryJumps {
   float2 b_pow[2][2];   /* b_i^{n/B}, b_i^{n/B + 1} */
 };
+
+/* The jumps over segments of `shortest` = n/B and n/B + 1 samples, b_i^L in double */
+static inline CarryJumps carry_jumps (const CsDericheCoeffs &c, int shortest)
+{
+  CarryJumps j;
+  for (int i = 0; i < 2; i++)
+    for (int l = 0; l < 2; l++) {
+      const double mag = exp ((shortest + l) * c.b_log_abs[i]), arg = (shortest + l) * c.b_arg[i];
+      j.b_pow[i][l] = make_float2 ((float) (mag * cos (arg)), (float) (mag * sin (arg)));
+    }
+  return j;
+}
 
 static constexpr int kScanGroup = 16;
 

@@ -14,6 +14,14 @@
 
 namespace cs {
 
+/* What the tables depend on: σ and two sizes (the window's pad and k-steps, or the
+ * segment lengths of the two passes) */
+struct TableKey {
+  double sigma;
+  int first, second;
+  bool operator== (const TableKey &o) const { return sigma == o.sigma && first == o.first && second == o.second; }
+};
+
 template <class Key, class Value>
 struct LastBuilt {
   bool valid = false;

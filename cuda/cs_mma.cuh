@@ -127,6 +127,13 @@ static inline unsigned short fp16_bits (double v)
   return __half_as_ushort (__float2half_rn ((float) v));
 }
 
+/* v as two fp16 operands, hi and lo = v − hi: hi·x + lo·x carries ~22 bits of v */
+static inline void fp16_split (double v, unsigned short &hi, unsigned short &lo)
+{
+  hi = fp16_bits (v);
+  lo = fp16_bits (v - (double) __half2float (__ushort_as_half (hi)));
+}
+
 }  // namespace cs
 
 #endif /* CS_MMA_CUH */

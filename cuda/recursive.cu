@@ -153,13 +153,6 @@ static size_t weights_bytes (int width, int height)
   return (bytes + 255) / 256 * 256;
 }
 
-/* b_i^L in double, for the scan's jumps over whole segments. */
-static float2 pole_power (const CsDericheCoeffs &c, int i, int L)
-{
-  const double mag = exp (L * c.b_log_abs[i]), arg = L * c.b_arg[i];
-  return make_float2 ((float) (mag * cos (arg)), (float) (mag * sin (arg)));
-}
-
 static int warmup_samples (const CsRecursiveParams *p)
 {
   return (int) ceil (p->kappa * p->sigma);
@@ -310,47 +303,40 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
   Geometry cols = { { h, w, pass_segments (p, dev, w, h, CS_PASS_COLUMNS, column_segments) }, warmup };
 
   const Lines in_r = make_lines (src->data, src->pitch, 4, true, src->alpha_offset == 0);
-  if (allow_tiles && tiles_cover (p, w, h, rows.segments, cols.segments, warmup)) {
-    CsDericheCoeffs c;
+  const Lines out_r = make_lines (dst->data, dst->pitch, 4, true, dst->alpha_offset == 0);
+  CsDericheCoeffs c;   /* every path but Young–van Vliet's */
+  if (p->algorithm == CS_RECURSIVE_DERICHE)
     cs_deriche_coeffs (p->sigma, &c);
-    return recursive_tiles (in_r, make_lines (dst->data, dst->pitch, 4, true, dst->alpha_offset == 0), w, h,
-        rows.segments, cols.segments, warmup, c, stream);
-  }
+  if (allow_tiles && tiles_cover (p, w, h, rows.segments, cols.segments, warmup))
+    return recursive_tiles (in_r, out_r, w, h, rows.segments, cols.segments, warmup, c, stream);
   const Lines t_r = make_lines (t_plane, pitch_t, 8, true, 0);
   /* the tensor-core passes read T two pixels (16 bytes) at a time: scratch from cudaMalloc
    * is aligned; a caller's offset scratch takes the swept passes */
   if (allow_tiles && lines_cover (p, w, h, rows.segments, cols.segments, warmup) &&
-      reinterpret_cast<uintptr_t> (t_plane) % 16 == 0) {
-    CsDericheCoeffs c;
-    cs_deriche_coeffs (p->sigma, &c);
-    return recursive_lines (in_r, t_r, make_lines (dst->data, dst->pitch, 4, true, dst->alpha_offset == 0), w, h,
-        rows.segments, cols.segments, warmup, c, stream);
-  }
+      reinterpret_cast<uintptr_t> (t_plane) % 16 == 0)
+    return recursive_lines (in_r, t_r, out_r, w, h, rows.segments, cols.segments, warmup, c, stream);
   float4 *weights = (float4 *) (second + pitch_w * h);
   float2 *states = (float2 *) ((char *) weights + weights_bytes (w, h));
   if (allow_tiles && carried_lines_cover (p, w, h, rows.segments, cols.segments) &&
-      reinterpret_cast<uintptr_t> (t_plane) % 16 == 0) {
-    CsDericheCoeffs c;
-    cs_deriche_coeffs (p->sigma, &c);
-    return recursive_lines_carried (in_r, t_r, make_lines (dst->data, dst->pitch, 4, true, dst->alpha_offset == 0),
-        w, h, carried_segments (rows.segments, w), carried_segments (cols.segments, h), c, states, weights, stream);
-  }
+      reinterpret_cast<uintptr_t> (t_plane) % 16 == 0)
+    return recursive_lines_carried (in_r, t_r, out_r, w, h, carried_segments (rows.segments, w),
+        carried_segments (cols.segments, h), c, states, weights, stream);
   const Lines t_c = make_lines (t_plane, pitch_t, 8, false, 0);
   const Lines out_c = make_lines (dst->data, dst->pitch, 4, false, dst->alpha_offset == 0);
   const int grid_r = div_up ((long long) h * rows.segments, kThreads);
   const int grid_c = div_up ((long long) w * cols.segments, kThreads);
 
   if (p->algorithm == CS_RECURSIVE_YOUNG_VAN_VLIET) {
-    CsYvvCoeffs c;
-    cs_yvv_coeffs (p->sigma, &c);
+    CsYvvCoeffs yvv;
+    cs_yvv_coeffs (p->sigma, &yvv);
     YvvK k;
-    k.B = c.B;
-    k.a1 = c.a1;
-    k.a2 = c.a2;
-    k.a3 = c.a3;
+    k.B = yvv.B;
+    k.a1 = yvv.a1;
+    k.a2 = yvv.a2;
+    k.a3 = yvv.a3;
     for (int r = 0; r < 3; r++)
       for (int j = 0; j < 3; j++)
-        k.M[r][j] = c.M[r][j];
+        k.M[r][j] = yvv.M[r][j];
     const Lines w_r = make_lines (second, pitch_w, 16, true, 0);
     const Lines w_c = make_lines (second, pitch_w, 16, false, 0);
     yvv_forward<U8><<<grid_r, kThreads, 0, stream>>> (in_r, w_r, rows, k);
@@ -358,15 +344,11 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
     yvv_forward<H4><<<grid_c, kThreads, 0, stream>>> (t_c, w_c, cols, k);
     yvv_backward<H4, U8><<<grid_c, kThreads, 0, stream>>> (t_c, w_c, out_c, cols, k);
   } else {
-    CsDericheCoeffs c;
-    cs_deriche_coeffs (p->sigma, &c);
     UniformFilter f;
     CarryPoles poles;
     for (int i = 0; i < 2; i++) {
       f.b[i] = cx ((float) c.b[i].re, (float) c.b[i].im);
-      /* x(1) = (b − 1)/r0 = r1·b */
-      poles.x_re[i] = c.r1[i].re * c.b[i].re - c.r1[i].im * c.b[i].im;
-      poles.x_im[i] = c.r1[i].re * c.b[i].im + c.r1[i].im * c.b[i].re;
+      uniform_x (c, i, poles.x_re[i], poles.x_im[i]);
       poles.log_abs_b[i] = c.b_log_abs[i];
       poles.arg_b[i] = c.b_arg[i];
       f.x[i] = cx ((float) poles.x_re[i], (float) poles.x_im[i]);
@@ -387,10 +369,7 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
     /* the carries of the pass: its segments' end states, scanned into start states */
     const auto carry_pass = [&] (const Segments &seg, bool row_pass) {
       f.carried = { states, seg.n_lines, seg.segments };
-      CarryJumps jumps;
-      for (int i = 0; i < 2; i++)
-        for (int l = 0; l < 2; l++)
-          jumps.b_pow[i][l] = pole_power (c, i, seg.n / seg.segments + l);
+      const CarryJumps jumps = carry_jumps (c, seg.n / seg.segments);
       if (row_pass)
         carry_rows<U8><<<dim3 (div_up (seg.n_lines, 32 * kRowWarps), seg.segments), 32 * kRowWarps, 0, stream>>> (
             in_r, seg, weights, f.carried);

@@ -216,21 +216,21 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
   const int lane_pair = g - 2 * t + 16 * S - 2;
   constexpr int kFrags = 2 + 2 * (S - 1);
   uint2 b[kFrags];
+  const auto pair_index = [&] (int u) { return lane_pair + 8 * (u - 2 * (S - 1) + 2 * warp); };
   /* the end terms as one more product: A's columns 0, 1 are f[0], f[K − 1], B's rows 0, 1
    * their coefficients (lanes with t = 0 hold them; the rest of both is 0) */
   unsigned int b_ends[2];
+  const auto end_index = [&] (int j) { return 8 * (2 * warp + j) + g; };
   /* carried: lane t's states of lines g, g + 8 per channel, and its β pairs per n-tile */
   float2 states[kCarried ? 3 : 1][2];
   uint2 betas[2];
   if constexpr (kCarried) {
 #pragma unroll
-    for (int u = 0; u < kFrags; u++) {
-      const int i = lane_pair + 8 * (u - 2 * (S - 1) + 2 * warp);
-      b[u] = make_uint2 (__ldg (&c.pairs[i]), __ldg (&c.pairs[max (i - 8, 0)]));
-    }
+    for (int u = 0; u < kFrags; u++)
+      b[u] = make_uint2 (__ldg (&c.pairs[pair_index (u)]), __ldg (&c.pairs[max (pair_index (u) - 8, 0)]));
 #pragma unroll
     for (int j = 0; j < 2; j++)
-      b_ends[j] = t == 0 ? __ldg (&c.ends[8 * (2 * warp + j) + g]) : 0u;
+      b_ends[j] = t == 0 ? __ldg (&c.ends[end_index (j)]) : 0u;
 #pragma unroll
     for (int j = 0; j < 2; j++)
       betas[j] = start_powers (c, t, 8 * (2 * warp + j) + g, w.en - w.st);
@@ -250,10 +250,10 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
     __syncthreads ();
 #pragma unroll
     for (int u = 0; u < kFrags; u++)
-      b[u] = row_words[lane_pair + 8 * (u - 2 * (S - 1) + 2 * warp)];
+      b[u] = row_words[pair_index (u)];
 #pragma unroll
     for (int j = 0; j < 2; j++)
-      b_ends[j] = t == 0 ? p.ends[8 * (2 * warp + j) + g] : 0u;
+      b_ends[j] = t == 0 ? p.ends[end_index (j)] : 0u;
   }
 
   float acc[3][2][4];
@@ -343,6 +343,35 @@ recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
   unsigned int ends_a[4] = { 0u, 0u, 0u, 0u };
   /* carried: A of the start terms, β of rows g, g + 8 of m-tile `warp` (hi, then lo) */
   unsigned int beta_first[4] = { 0u, 0u, 0u, 0u }, beta_second[4] = { 0u, 0u, 0u, 0u };
+  if constexpr (!kCarried) {
+    for (int i = tid; i < kPairs; i += kThreads)
+      pairs[i] = p.pairs[i];
+    __syncthreads ();
+  }
+  /* the coefficients: from the uploaded tables (carried), else from the parameters (the pairs
+   * through their shared copy) */
+  const auto pair_word = [&] (int i) {
+    if constexpr (kCarried)
+      return __ldg (&c.pairs[i]);
+    else
+      return pairs[i];
+  };
+  const auto end_word = [&] (int i) {
+    if constexpr (kCarried)
+      return __ldg (&c.ends[i]);
+    else
+      return p.ends[i];
+  };
+#pragma unroll
+  for (int k = 0; k < S; k++) {
+    const int i = lane_pair + 16 * (warp - k);   /* entries d, d + 8, d − 8, d */
+    const unsigned int d = pair_word (i);
+    a_frag[k] = make_uint4 (d, pair_word (i + 8), pair_word (i - 8), d);
+  }
+  if (t == 0) {
+    ends_a[0] = end_word (16 * warp + g);
+    ends_a[1] = end_word (16 * warp + g + 8);
+  }
   if constexpr (kCarried) {
     const uint2 b0 = start_powers (c, t, 16 * warp + g, w.en - w.st);
     const uint2 b1 = start_powers (c, t, 16 * warp + g + 8, w.en - w.st);
@@ -350,29 +379,6 @@ recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
     beta_first[1] = beta_first[3] = b1.x;
     beta_second[0] = b0.y;
     beta_second[1] = b1.y;
-#pragma unroll
-    for (int k = 0; k < S; k++) {
-      const int i = lane_pair + 16 * (warp - k);   /* entries d, d + 8, d − 8, d */
-      const unsigned int d = __ldg (&c.pairs[i]);
-      a_frag[k] = make_uint4 (d, __ldg (&c.pairs[i + 8]), __ldg (&c.pairs[i - 8]), d);
-    }
-    if (t == 0) {
-      ends_a[0] = __ldg (&c.ends[16 * warp + g]);
-      ends_a[1] = __ldg (&c.ends[16 * warp + g + 8]);
-    }
-  } else {
-    for (int i = tid; i < kPairs; i += kThreads)
-      pairs[i] = p.pairs[i];
-    __syncthreads ();
-#pragma unroll
-    for (int k = 0; k < S; k++) {
-      const int i = lane_pair + 16 * (warp - k);   /* entries d, d + 8, d − 8, d */
-      a_frag[k] = make_uint4 (pairs[i], pairs[i + 8], pairs[i - 8], pairs[i]);
-    }
-    if (t == 0) {
-      ends_a[0] = p.ends[16 * warp + g];
-      ends_a[1] = p.ends[16 * warp + g + 8];
-    }
   }
   wait_for_previous_kernel ();   /* T and the scanned states */
   __shared__ __align__ (4) unsigned char alpha[kSegment][kColumnsPerBlock];
@@ -603,16 +609,11 @@ static void lines_coefficients (const CsDericheCoeffs &coeffs, int pad, int step
 /* lines_coefficients, remembered on this thread for the last (σ, P, steps) (cs_memo.cuh) */
 static void lines_coefficients_for (const CsDericheCoeffs &c, int pad, int steps, LinesParams &p)
 {
-  struct Key {
-    double sigma;
-    int pad, steps;
-    bool operator== (const Key &o) const { return sigma == o.sigma && pad == o.pad && steps == o.steps; }
-  };
   struct Tables {
     unsigned int pairs[kMaxPairs], ends[kSegment];
   };
-  static thread_local LastBuilt<Key, Tables> last;
-  const Tables &built = last.get (Key { c.sigma, pad, steps }, [&] (Tables &v) {
+  static thread_local LastBuilt<TableKey, Tables> last;
+  const Tables &built = last.get (TableKey { c.sigma, pad, steps }, [&] (Tables &v) {
     lines_coefficients (c, pad, steps, p);
     memcpy (v.pairs, p.pairs, sizeof v.pairs);
     memcpy (v.ends, p.ends, sizeof v.ends);
@@ -683,14 +684,15 @@ static void carried_tables (const CsDericheCoeffs &c, const int shortest[2], Car
 {
   constexpr int K = 16 * kCarriedSteps;
   const int pad = lines_pad (1);
-  /* b_i^m by repeated multiplication (in double, 80 steps lose nothing a float keeps; the
-   * launcher runs per frame, and exp/sincos per entry cost ~100 µs of host time), and
-   * W_i(m) = x_i·b_i^m, x(1) = r1·b as recursive.cu's sweeps, 0 for m < 0 */
+  /* b_i^m by repeated multiplication (in double, 80 steps lose nothing a float keeps, and
+   * exp/sincos per entry cost ~100 µs of host time per build), and W_i(m) = x_i·b_i^m
+   * (uniform_x), 0 for m < 0 */
   constexpr int kPowers = K + 1;
   double power[2][kPowers][2], w_table[2][kPowers][2];
   for (int i = 0; i < 2; i++) {
     const double br = c.b[i].re, bi = c.b[i].im;
-    const double xr = c.r1[i].re * br - c.r1[i].im * bi, xi = c.r1[i].re * bi + c.r1[i].im * br;
+    double xr, xi;
+    uniform_x (c, i, xr, xi);
     power[i][0][0] = 1.0;
     power[i][0][1] = 0.0;
     for (int m = 1; m < kPowers; m++) {
@@ -741,11 +743,8 @@ static void carried_tables (const CsDericheCoeffs &c, const int shortest[2], Car
           const int g = lane / 4, r = 16 * step + 2 * (lane % 4);
           unsigned short hi[4], lo[4];
           const int rows[4] = { r, r + 1, r + 8, r + 9 };
-          for (int q = 0; q < 4; q++) {
-            const double value = coef[v][rows[q]][g] * scale;
-            hi[q] = fp16_bits (value);
-            lo[q] = fp16_bits (value - (double) __half2float (__ushort_as_half (hi[q])));
-          }
+          for (int q = 0; q < 4; q++)
+            fp16_split (coef[v][rows[q]][g] * scale, hi[q], lo[q]);
           t.carry[pass][v][step][lane] = make_uint4 (pack_halves (hi[0], hi[1]), pack_halves (hi[2], hi[3]),
               pack_halves (lo[0], lo[1]), pack_halves (lo[2], lo[3]));
         }
@@ -754,24 +753,10 @@ static void carried_tables (const CsDericheCoeffs &c, const int shortest[2], Car
     for (int i = 0; i < 2; i++) {
       unsigned short hi[2], lo[2];
       const double pair[2] = { power[i][m][0], -power[i][m][1] };
-      for (int q = 0; q < 2; q++) {
-        hi[q] = fp16_bits (pair[q]);
-        lo[q] = fp16_bits (pair[q] - (double) __half2float (__ushort_as_half (hi[q])));
-      }
+      for (int q = 0; q < 2; q++)
+        fp16_split (pair[q], hi[q], lo[q]);
       t.powers[m][i] = make_uint2 (pack_halves (hi[0], hi[1]), pack_halves (lo[0], lo[1]));
     }
-}
-
-/* The scan's jumps b_i^L over segments of L = n/B and n/B + 1 samples */
-static CarryJumps carried_jumps (const CsDericheCoeffs &c, int shortest)
-{
-  CarryJumps j;
-  for (int i = 0; i < 2; i++)
-    for (int l = 0; l < 2; l++) {
-      const double mag = exp ((shortest + l) * c.b_log_abs[i]), arg = (shortest + l) * c.b_arg[i];
-      j.b_pow[i][l] = make_float2 ((float) (mag * cos (arg)), (float) (mag * sin (arg)));
-    }
-  return j;
 }
 
 cudaError_t recursive_lines_carried (Lines in, Lines t_plane, Lines out, int width, int height, int segments_x,
@@ -789,21 +774,13 @@ cudaError_t recursive_lines_carried (Lines in, Lines t_plane, Lines out, int wid
   columns.segments = segments_y;
 
   /* the tables for this σ and these segment lengths, remembered on this thread */
-  struct Key {
-    double sigma;
-    int shortest_x, shortest_y;
-    bool operator== (const Key &o) const
-    {
-      return sigma == o.sigma && shortest_x == o.shortest_x && shortest_y == o.shortest_y;
-    }
-  };
   struct Built {
     CarriedTables tables;
     float unscale[2];
   };
-  static thread_local LastBuilt<Key, Built> last;
+  static thread_local LastBuilt<TableKey, Built> last;
   const int shortest[2] = { width / segments_x, height / segments_y };
-  const Built &built = last.get (Key { c.sigma, shortest[0], shortest[1] }, [&] (Built &v) {
+  const Built &built = last.get (TableKey { c.sigma, shortest[0], shortest[1] }, [&] (Built &v) {
     carried_tables (c, shortest, v.tables, v.unscale);
     LinesParams coefficients;
     lines_coefficients (c, rows.pad, kCarriedSteps, coefficients);
@@ -830,7 +807,7 @@ cudaError_t recursive_lines_carried (Lines in, Lines t_plane, Lines out, int wid
         (const CarriedTables *) device_tables, row_states, unscale[0]);
   if (err == cudaSuccess)
     err = launch_overlapping (scan_carries, dim3 (div_up ((long long) height * kCarryComponents, 128)), dim3 (128), 0,
-        stream, row_states, row_lines, carried_jumps (c, shortest[0]));
+        stream, row_states, row_lines, carry_jumps (c, shortest[0]));
   if (err == cudaSuccess)
     err = launch_overlapping (recursive_rows_mma<kCarriedSteps, true>, row_grid, dim3 (kThreads), 0, stream, in,
         t_plane, rows, row_starts);
@@ -839,7 +816,7 @@ cudaError_t recursive_lines_carried (Lines in, Lines t_plane, Lines out, int wid
         (const CarriedTables *) device_tables, column_states, unscale[1]);
   if (err == cudaSuccess)
     err = launch_overlapping (scan_carries, dim3 (div_up ((long long) width * kCarryComponents, 128)), dim3 (128), 0,
-        stream, column_states, column_lines, carried_jumps (c, shortest[1]));
+        stream, column_states, column_lines, carry_jumps (c, shortest[1]));
   if (err == cudaSuccess)
     err = launch_overlapping (recursive_columns_mma<kCarriedSteps, true>, column_grid, dim3 (kThreads), 0, stream,
         t_plane, out, columns, column_starts);

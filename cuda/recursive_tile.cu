@@ -380,16 +380,11 @@ cudaError_t recursive_tiles (Lines in, Lines out, int width, int height, int seg
   p.warmup = warmup;
   p.pad = window_pad (warmup);
   const int steps = window_steps (warmup) <= 5 ? 5 : 6;   /* the kernel's instances */
-  struct Key {
-    double sigma;
-    int pad, steps;
-    bool operator== (const Key &o) const { return sigma == o.sigma && pad == o.pad && steps == o.steps; }
-  };
   struct Pairs {
     unsigned int pairs[kMaxPairs];
   };
-  static thread_local LastBuilt<Key, Pairs> last;
-  const Pairs &built = last.get (Key { c.sigma, p.pad, steps }, [&] (Pairs &v) {
+  static thread_local LastBuilt<TableKey, Pairs> last;
+  const Pairs &built = last.get (TableKey { c.sigma, p.pad, steps }, [&] (Pairs &v) {
     tile_coefficients (c, p.pad, steps, p);
     memcpy (v.pairs, p.pairs, sizeof v.pairs);
   });

@@ -153,6 +153,35 @@ static CsImage make_input (const Input *in)
 
 static const int n_inputs = sizeof inputs / sizeof inputs[0];
 
+/* The worst inputs for the fp16 matrices of the tensor-core kernels: 203x150 0/255
+ * checkerboards, stripes along x and along y (CsTestBinaryPattern), and (3) the byte
+ * extremes 0–2 / 253–255. Row padding 8. */
+static const char *const pattern_names[] = { "checkerboard", "stripes x", "stripes y", "extremes" };
+
+static CsImage make_pattern (int pattern, int alpha_offset)
+{
+  CsImage img = cs_test_image_new (203, 150, 0, alpha_offset, 0);
+  if (pattern == 3)
+    cs_test_fill_extremes (&img, 11);
+  else
+    cs_test_fill_binary (&img, (CsTestBinaryPattern) pattern);
+  return img;
+}
+
+/* Case c of a loop over every input, then over the patterns: the image, its padding and
+ * what it is. */
+static CsImage input_or_pattern (int c, int *pad, const char **what)
+{
+  if (c < n_inputs) {
+    *pad = inputs[c].pad;
+    *what = "input";
+    return make_input (&inputs[c]);
+  }
+  *pad = 8;
+  *what = pattern_names[c - n_inputs];
+  return make_pattern (c - n_inputs, 3);
+}
+
 START_TEST (test_edgeaware_algorithm_a)
 {
   const double sr[][2] = { { 20, 40 }, { 5, 20 }, { 50, 50 } };
@@ -266,19 +295,14 @@ START_TEST (test_recursive_tiles_extremes)
 {
   const double sigmas[] = { 0.5, 2.0, 5.0 };
   const int pattern = _i / 3;
-  CsImage src = cs_test_image_new (203, 150, 0, _i % 2 ? 0 : 3, 0);
-  if (pattern == 3)
-    cs_test_fill_extremes (&src, 11);
-  else
-    cs_test_fill_binary (&src, (CsTestBinaryPattern) pattern);
+  CsImage src = make_pattern (pattern, _i % 2 ? 0 : 3);
   CsTestJob j = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
   j.rc.sigma = sigmas[_i % 3];
   j.rc.partition_start = CS_PARTITION_WARM_UP;
   j.rc.blocks_per_stripe = 4;
   ck_assert (cs_cuda_recursive_uses_tiles (&j.rc, &device, src.width, src.height));
-  const char *names[] = { "checkerboard", "stripes x", "stripes y", "extremes" };
   char what[96];
-  snprintf (what, sizeof what, "recursive tiles %s sigma %g", names[pattern], j.rc.sigma);
+  snprintf (what, sizeof what, "recursive tiles %s sigma %g", pattern_names[pattern], j.rc.sigma);
   check_against_reference (&j, &src, 8, 1, what);
   cs_test_image_free (&src);
 }
@@ -295,21 +319,9 @@ START_TEST (test_recursive_lines)
   j.rc.sigma = sigmas[_i % 4];
   j.rc.kappa = _i % 4 == 3 ? 1.0 : 3.0;
   j.rc.partition_start = CS_PARTITION_WARM_UP;
-  CsImage src;
   int pad;
   const char *what_input;
-  if (_i < 28) {
-    const Input *in = &inputs[_i / 4];
-    src = make_input (in);
-    pad = in->pad;
-    what_input = "input";
-  } else {
-    const int pattern = (_i - 28) / 4;
-    src = cs_test_image_new (203, 150, 0, 3, 0);
-    cs_test_fill_binary (&src, (CsTestBinaryPattern) pattern);
-    pad = 8;
-    what_input = pattern == 0 ? "checkerboard" : pattern == 1 ? "stripes x" : "stripes y";
-  }
+  CsImage src = input_or_pattern (_i / 4, &pad, &what_input);   /* patterns 0–2 */
   const int longest = src.width > src.height ? src.width : src.height;
   j.rc.blocks_per_stripe = (longest + 63) / 64;
   ck_assert_msg (cs_cuda_recursive_uses_lines (&j.rc, &device, src.width, src.height),
@@ -332,25 +344,9 @@ START_TEST (test_recursive_carried_lines)
   CsTestJob j = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
   j.rc.sigma = sigmas[_i % 3];
   j.rc.partition_start = CS_PARTITION_CARRY;
-  CsImage src;
   int pad;
   const char *what_input;
-  if (_i < 21) {
-    const Input *in = &inputs[_i / 3];
-    src = make_input (in);
-    pad = in->pad;
-    what_input = "input";
-  } else {
-    const int pattern = (_i - 21) / 3;
-    src = cs_test_image_new (203, 150, 0, 3, 0);
-    if (pattern == 3)
-      cs_test_fill_extremes (&src, 11);
-    else
-      cs_test_fill_binary (&src, (CsTestBinaryPattern) pattern);
-    pad = 8;
-    const char *names[] = { "checkerboard", "stripes x", "stripes y", "extremes" };
-    what_input = names[pattern];
-  }
+  CsImage src = input_or_pattern (_i / 3, &pad, &what_input);
   const int longest = src.width > src.height ? src.width : src.height;
   j.rc.blocks_per_stripe = _i % 2 ? 0 : (longest + 31) / 32;
   ck_assert_msg (cs_cuda_recursive_uses_lines (&j.rc, &device, src.width, src.height),
@@ -544,8 +540,8 @@ static Suite *suite (void)
   tcase_add_loop_test (tc, test_recursive, 0, 60 * 5);
   tcase_add_loop_test (tc, test_recursive_tiles, 0, 42 + 7);
   tcase_add_loop_test (tc, test_recursive_tiles_extremes, 0, 12);
-  tcase_add_loop_test (tc, test_recursive_lines, 0, 28 + 12);
-  tcase_add_loop_test (tc, test_recursive_carried_lines, 0, 21 + 12);
+  tcase_add_loop_test (tc, test_recursive_lines, 0, 4 * (n_inputs + 3));   /* the binary patterns */
+  tcase_add_loop_test (tc, test_recursive_carried_lines, 0, 3 * (n_inputs + 4));
   tcase_add_loop_test (tc, test_bilateral_exact, 0, 14 * 3);
   tcase_add_loop_test (tc, test_bilateral_exact_float, 0, 15);
   tcase_add_loop_test (tc, test_bilateral_half_ranges, 0, 75);
