@@ -5,20 +5,27 @@
  * Why: in float every tap costs 8 FP32 instructions and one ex2 (bilateral_tiled), and
  * windows of r >= 2 sit on the FP32 pipe's floor. Here a thread holds two outputs, x and
  * x + 32, in the two halves of each half2, so a tap's 11 instructions (3 differences, 3
- * squares, the exponent, 4 accumulations) serve two outputs. The ex2 stay one per output
+ * squares, the exponent, 4 accumulations; 10 from r = 4, below) serve two outputs. The ex2 stay one per output
  * and tap (sm_90 runs ex2.approx.f16x2 as two MUFU.EX2.F16), so the floor becomes the MUFU
  * pipe: 16 ex2 per clock per SM, against 128 FP32 lanes / 9 issue slots per tap before.
  *
  * Why it stays within 1 LSB of the double reference (DESIGN.md's exact filter):
- * - colours are kept as 64 + v/16, exact in fp16 (its step in [64, 128) is 1/16), so the
- *   differences d = (q − p)/16 are exact, and their squares (<= 254) and sums (<= 762)
- *   stay in range;
- * - the exponent e = S(dx, dy) − c'·Σd², c' = 256·log2(e)/(2σr²), is rounded to 11 bits:
- *   for a weight that counts (e > −10) that is under 1 % of the weight; ex2.approx.f16 adds
- *   at most 2^-9.9 relative;
- * - the sums are of w·d, not w·q: out = p + Σw·d / Σw. The centre weight is exactly 1, so
- *   Σw >= 1, and a relative weight error ε moves the output by ε·|q − out| at most, where
- *   the weights that are not negligible have |q − p| of a few σr;
+ * - up to r = 3 colours are kept as 64 + v/16, exact in fp16 (its step in [64, 128) is
+ *   1/16), so the differences d = (q − p)/16 are exact, and their squares (<= 254) and
+ *   sums (<= 762) stay in range; the exponent is e = S(dx, dy) − c'·Σd², c' =
+ *   256·log2(e)/(2σr²);
+ * - from r = 4 colours are kept scaled, Q = a·(v/16 − 8) + o with a = √c' and o a constant
+ *   common to every pixel (it cancels in every difference), so that e = S − Σ(Q − P)²
+ *   takes 3 FMAs and no multiply by c' (−4.5 % at r = 7; at r <= 3 it bought no time, so
+ *   they keep the exact colours). |Q| <= 8a, so its rounding (relative 2^-11) moves a
+ *   colour by at most 1/16 LSB: the kernel filters an image within 1/16 LSB of the input.
+ *   The differences D = Q − P are rounded (relative 2^-11) but exactly antisymmetric;
+ * - e is rounded to 11 bits: for a weight that counts (e > −10) that is under 1 % of the
+ *   weight; ex2.approx.f16 adds at most 2^-9.9 relative;
+ * - the sums are of w·d, not w·q: out = p + 16·Σw·d / Σw (or (16/a)·Σw·D / Σw), p the
+ *   exact byte. The centre weight is exactly 1, so Σw >= 1, and a relative weight error ε
+ *   moves the output by ε·|q − out| at most, where the weights that are not negligible
+ *   have |q − p| of a few σr;
  * - the sums stay in fp16, each term rounded relative 2^-11, and the rounding grows with the
  *   number of terms and with how far the weighted neighbours lie from p (σr). Windows up
  *   to r = 3 sum all (<= 49) terms; larger ones sum each window row (<= 15 terms) and add
@@ -30,9 +37,11 @@
  *   float (bilateral.cu).
  * The GPU suite holds it to 1 LSB for σr from 2 to 64 on photos, noise and spikes.
  *
- * The spatial term costs no instruction: its column part c_s·dx² is divided by −c' and
- * starts the sum of squares, and its row part c_s·dy² is the exponent's addend (one value
- * per window row and output row).
+ * The spatial term costs no instruction: up to r = 3 its column part c_s·dx² is divided by
+ * −c' and starts the sum of squares, and its row part c_s·dy² is the exponent's addend
+ * (one value per window row and output row); from r = 4 the column term starts the
+ * exponent's FMA chain and each window row's sums are multiplied by the row factor
+ * 2^(c_s·dy²) as they are added into the window's (an FMA where an add was).
  */
 #include "cs_bilateral_half.cuh"
 #include "cs_cuda_px.cuh"
@@ -53,27 +62,50 @@ static const int kBlockW = 32, kBlockH = 8, kOutW = 2 * kPairStride;
 template <int R> constexpr int rows_per_thread () { return R <= 3 ? 4 : 2; }
 static const int kTileBlocksPerSm = 3;
 
+/* Windows from this radius sum by rows and keep their colours scaled. */
+template <int R> constexpr bool scaled_row_sums () { return R > 3; }
+
+/* Both halves of each half2 hold the same value; tables are indexed [d + kMaxRadius].
+ * c_s = −log2(e)/(2σs²). */
 struct HalfGaussK {
-  __half2 neg_c;                         /* −c', both halves */
-  __half2 t_col[2 * kMaxRadius + 1];     /* c_s·dx² / −c' (>= 0; inf where the weight is 0) */
-  __half2 c_s;                           /* −log2(e)/(2σs²): the row term is c_s·dy² */
+  /* exact colours (r <= 3) */
+  __half2 neg_c;                       /* −c' */
+  __half2 t_col[2 * kMaxRadius + 1];   /* c_s·dx² / −c' (>= 0; inf where the weight is 0) */
+  __half2 c_s;                         /* the row term is c_s·dy² */
+  /* scaled colours (r >= 4) */
+  __half2 scale, offset;               /* Q = scale·(64 + v/16) + offset: a·(v/16 − 8) + o */
+  __half2 s_col[2 * kMaxRadius + 1];   /* c_s·dx² */
+  __half2 g_row[2 * kMaxRadius + 1];   /* 2^(c_s·dy²) */
+  float out_scale;                     /* 16/a: a mean of D in LSB */
 };
 
 __device__ __forceinline__ __half2 as_half2 (unsigned int u)
 {
   return *reinterpret_cast<const __half2 *> (&u);
 }
+__device__ __forceinline__ unsigned int as_word (__half2 h)
+{
+  return *reinterpret_cast<const unsigned int *> (&h);
+}
 
-/* Channel `byte` of the pixels a and b as the half2 (64 + a/16, 64 + b/16): fp16 0x54vv is
- * 64 + vv/16 exactly, so the byte goes under the exponent bits with no conversion or
- * arithmetic (see byte_to_float). The constant 64 cancels in every difference, and
- * 16·(64 + v/16) = 1024 + v is the epilogue's rounding bias. */
-__device__ __forceinline__ unsigned int sixteenths (unsigned int a, unsigned int b, unsigned int byte)
+/* Channel `byte` of the pixels a and b as a half2 whose halves have the exponent bits
+ * `exponents` and the bytes as their low mantissa bits: with 0x5400 that is (64 + a/16,
+ * 64 + b/16), with 0x6400 (1024 + a, 1024 + b), both exact, with no conversion or
+ * arithmetic (see byte_to_float). */
+__device__ __forceinline__ unsigned int byte_halves (unsigned int a, unsigned int b, unsigned int byte,
+    unsigned int exponents)
 {
   const unsigned int picked = __byte_perm (a, b, byte | ((byte + 4) << 8));
-  unsigned int biased;   /* (picked & 0x00FF00FF) | 0x54005400 in one LOP3 (nvcc makes two) */
-  asm ("lop3.b32 %0, %1, %2, %3, 0xEA;" : "=r"(biased) : "r"(picked), "r"(0x00FF00FFu), "r"(0x54005400u));
+  unsigned int biased;   /* (picked & 0x00FF00FF) | exponents in one LOP3 (nvcc makes two) */
+  asm ("lop3.b32 %0, %1, %2, %3, 0xEA;" : "=r"(biased) : "r"(picked), "r"(0x00FF00FFu), "r"(exponents));
   return biased;
+}
+
+/* Channel `byte` of the pixels a and b as the scaled colours Q (one FMA on 64 + v/16). */
+__device__ __forceinline__ __half2 scaled_colours (unsigned int a, unsigned int b, unsigned int byte,
+    const HalfGaussK &k)
+{
+  return __hfma2 (as_half2 (byte_halves (a, b, byte, 0x54005400u)), k.scale, k.offset);
 }
 
 __device__ __forceinline__ __half2 exp2_h2 (__half2 x)
@@ -92,41 +124,52 @@ __device__ __forceinline__ float reciprocal (float x)
   return r;
 }
 
-/* out = p + 16·Σw·d/Σw (d in sixteenths) in one HFMA2 per channel and output pair: with
- * 1024 + p as the addend (16·(64 + p/16), exact) the result lies in [1024, 2048), where
- * fp16's step is 1, so the HFMA2's one rounding is the rounding to a byte and the byte is
- * the fp16's low 8 bits (fp16 1024 + v is 0x64vv). 16·|Σw·d/Σw| < 255, so 16/Σw rounded
- * to fp16 (relative 2^−11) moves the result by less than 0.125 (the float epilogue this
- * replaced spent 6 conversions on the ex2 pipe and ~20 more instructions). Clamped to
- * [1024, 1279] so that a sum rounded past 0 or 255 cannot wrap the byte. Ties round to
- * even where DESIGN.md rounds half up: within the 1 LSB the kernel is held to. */
+/* out = p + (16/a)·Σw·D/Σw in one HFMA2 per channel and output pair: with 1024 + p as the
+ * addend (exact, from the centre's bytes) the result lies in [1024, 2048), where fp16's
+ * step is 1, so the HFMA2's one rounding is the rounding to a byte and the byte is the
+ * fp16's low 8 bits (fp16 1024 + v is 0x64vv). (16/a)·|Σw·D/Σw| < 256, so (16/a)/Σw
+ * rounded to fp16 (relative 2^−11) moves the result by less than 0.125 (the float
+ * epilogue this replaced spent 6 conversions on the ex2 pipe and ~20 more instructions).
+ * Clamped to [1024, 1279] so that a sum rounded past 0 or 255 cannot wrap the byte. Ties
+ * round to even where DESIGN.md rounds half up: within the 1 LSB the kernel is held to. */
 struct PixelOrder {
   unsigned int low, high;   /* PRMT selectors placing (r, g, b, alpha) of the low / high output */
   __device__ explicit PixelOrder (bool alpha_first)
       : low (alpha_first ? 0x4105u : 0x5410u), high (alpha_first ? 0x6327u : 0x7632u) {}
 };
 
-/* The two output pixels of one output pair: sums[0..2] = Σw·d (r, g, b), sums[3] = Σw;
- * p[c] = 64 + p/16; alpha: the low output's in byte 0, the high one's in byte 1.
- * kClamp: false where the rounded mean provably stays in [0, 255]. The weights are
- * positive and the same in both sums, so only the fp16 rounding of the n − 1 terms (the
- * centre's is exact) can push the mean Σw·d/Σw past the neighbours' range: it moves
- * it by at most (2n + 1)·2^−11 relatively, while the mean stays a fraction f <= (n − 1)/n
- * of the way from p to 0 or 255; no wrap needs (2n + 1)·2^−11 <= 1/(n − 1): n = 9 (r = 1)
- * 0.009 <= 0.125, n = 25 (r = 2) 0.025 <= 0.042; not provable this way from r = 3. */
-template <bool kClamp = true>
-__device__ __forceinline__ uint2 output_pair (const __half2 (&sums)[4], __half2 pr, __half2 pg, __half2 pb,
-    unsigned int alpha, PixelOrder order)
+/* The pixels' channel and alpha bytes: c0 the first colour byte, alpha_pair the PRMT
+ * selector placing the low pixel's alpha in byte 0 and the high one's in byte 1. */
+struct ByteLayout {
+  unsigned int c0, alpha_pair;
+  __device__ explicit ByteLayout (bool alpha_first) : c0 (alpha_first ? 1u : 0u), alpha_pair (alpha_first ? 0x0040u : 0x0073u) {}
+};
+
+/* The two output pixels of one output pair: sums[0..2] = Σw·d or Σw·D (r, g, b), sums[3]
+ * = Σw; centre1024: the centre pixels' channels as (1024 + low, 1024 + high); alpha: the
+ * low pixel's in byte 0, the high one's in byte 1; out_scale: 16 for exact colours, 16/a
+ * for scaled ones.
+ * kClamp: false where the rounded mean provably stays in [0, 255] (exact colours). The
+ * weights are positive and the same in both sums, so only the fp16 rounding of the n − 1
+ * terms (the centre's is exact) can push the mean Σw·d/Σw past the neighbours' range: it
+ * moves it by at most (2n + 1)·2^−11 relatively, while the mean stays a fraction
+ * f <= (n − 1)/n of the way from p to 0 or 255; no wrap needs (2n + 1)·2^−11 <= 1/(n − 1):
+ * n = 9 (r = 1) 0.009 <= 0.125, n = 25 (r = 2) 0.025 <= 0.042; not provable this way from
+ * r = 3. */
+template <bool kClamp, bool kScaledColours>
+__device__ __forceinline__ uint2 output_pair (const __half2 (&sums)[4], const unsigned int (&centre1024)[3],
+    unsigned int alpha, float out_scale, PixelOrder order)
 {
-  const __half2 sixteen = __float2half2_rn (16.0f), lowest = __float2half2_rn (1024.0f),
-                highest = __float2half2_rn (1279.0f);
+  const __half2 lowest = __float2half2_rn (1024.0f), highest = __float2half2_rn (1279.0f);
   const float2 s_w = __half22float2 (sums[3]);
-  const __half2 inv = __hmul2 (__floats2half2_rn (reciprocal (s_w.x), reciprocal (s_w.y)), sixteen);
+  const float2 r_w = make_float2 (reciprocal (s_w.x), reciprocal (s_w.y));
+  /* 16/Σw: one packed multiply by a power of two (the same bits as rounding 16/Σw) */
+  const __half2 inv = kScaledColours ? __floats2half2_rn (r_w.x * out_scale, r_w.y * out_scale)
+                                     : __hmul2 (__floats2half2_rn (r_w.x, r_w.y), __float2half2_rn (16.0f));
   unsigned int v[3];
 #pragma unroll
   for (int ch = 0; ch < 3; ch++) {
-    const __half2 p = ch == 0 ? pr : ch == 1 ? pg : pb;
-    __half2 biased = __hfma2 (sums[ch], inv, __hmul2 (p, sixteen));
+    __half2 biased = __hfma2 (sums[ch], inv, as_half2 (centre1024[ch]));
     if (kClamp)
       biased = __hmin2 (__hmax2 (biased, lowest), highest);
     v[ch] = *reinterpret_cast<const unsigned int *> (&biased);
@@ -136,84 +179,93 @@ __device__ __forceinline__ uint2 output_pair (const __half2 (&sums)[4], __half2 
   return make_uint2 (__byte_perm (rg, ba, order.low), __byte_perm (rg, ba, order.high));
 }
 
-/* The per-thread state of bilateral_gauss_half: its outputs' centre pixels and sums. */
+/* The per-thread state of bilateral_gauss_half: its outputs' centre colours and sums. */
 template <int K>
 struct HalfWindows {
-  __half2 s_dy[2 * kMaxRadius + 1];   /* c_s·dy² by dy + R, for windows whose rows unroll */
-  __half2 pr[K], pg[K], pb[K];   /* centre pixel as 64 + p/16, both halves */
+  __half2 s_dy[2 * kMaxRadius + 1];   /* c_s·dy² by dy + R (exact colours, rows unrolled) */
+  __half2 pr[K], pg[K], pb[K];   /* centre colours as 64 + p/16 or scaled (Q), both halves */
   unsigned int alpha[K];         /* centre alphas: x in byte 0, x + 32 in byte 1 */
-  /* Σw·d (r, g, b) and Σw: of the window (r <= 3), or of one window row, added into
-   * window[] row by row (r >= 4: 225 terms in one fp16 sum round too much, 15 rows of
-   * 15 do not) */
+  /* Σw·d or Σw·D (r, g, b) and Σw: of the window (r <= 3), or of one window row, added into
+   * window[] row by row with its row factor (r >= 4: 225 terms in one fp16 sum round too
+   * much, 15 rows of 15 do not) */
   __half2 acc[K][4], window[K][4];
 };
 
-static constexpr int kRowAtRunTime = -1000;
+/* The weight of exact colour differences d (sixteenths): 2^(s_row − c'·(t_col + |d|²)). */
+__device__ __forceinline__ __half2 exact_tap_weight (const __half2 (&d)[3], __half2 t_col, __half2 s_row,
+    const HalfGaussK &k)
+{
+  const __half2 d2 = __hfma2 (d[2], d[2], __hfma2 (d[1], d[1], __hfma2 (d[0], d[0], t_col)));
+  return exp2_h2 (__hfma2 (k.neg_c, d2, s_row));
+}
+
+/* The weight of scaled colour differences D: 2^(s_col − |D|²), 3 FMAs. */
+__device__ __forceinline__ __half2 scaled_tap_weight (const __half2 (&d)[3], __half2 s_col)
+{
+  return exp2_h2 (__hfma2 (__hneg2 (d[2]), d[2], __hfma2 (__hneg2 (d[1]), d[1], __hfma2 (__hneg2 (d[0]), d[0], s_col))));
+}
 
 /* The taps of tile row r for the thread's output rows J0..J1 — exactly those whose window
- * holds row r, so the loop bodies carry no tests. ROW: the row's offset r − R when known
- * at compile time (the row term then comes from s.s_dy), else kRowAtRunTime and
- * row_offset holds it. */
-template <int R, int K, int J0, int J1, int ROW>
-__device__ __forceinline__ void tile_row (const uint4 *tile_row_r, __half2 row_offset, const HalfGaussK &k,
+ * holds row r, so the loop bodies carry no tests. row_offset: the row's offset r − R, a
+ * compile-time constant where the rows unroll (always, for exact colours). Windows of
+ * scaled colours sum the row with the column term alone and add it into the window times
+ * the row factor. */
+template <int R, int K, int J0, int J1>
+__device__ __forceinline__ void tile_row (const uint4 *tile_row_r, int row_offset, const HalfGaussK &k,
     HalfWindows<K> &s)
 {
-  constexpr bool kRowSums = R > 3;
-  __half2 s_row[K];   /* c_s·dy², dy = r − R − j: small integers, exact in fp16 */
-#pragma unroll
-  for (int j = J0; j <= J1; j++) {
-    if constexpr (ROW != kRowAtRunTime) {
-      s_row[j] = s.s_dy[ROW - j + R];
-    } else {
-      const __half2 dy = __hsub2 (row_offset, __float2half2_rn ((float) j));
-      s_row[j] = __hmul2 (__hmul2 (k.c_s, dy), dy);
-    }
-  }
+  constexpr bool kRowSums = scaled_row_sums<R> ();
 #pragma unroll
   for (int dx = -R; dx <= R; dx++) {
     const uint4 qv = tile_row_r[dx];
     const __half2 qr = as_half2 (qv.x), qg = as_half2 (qv.y), qb = as_half2 (qv.z);
 #pragma unroll
     for (int j = J0; j <= J1; j++) {
-      if (ROW != kRowAtRunTime && ROW == j && dx == 0)
-        continue;   /* the centre: counted in Σw from the start (R <= 3) */
-      const __half2 dr = __hsub2 (qr, s.pr[j]), dg = __hsub2 (qg, s.pg[j]), db = __hsub2 (qb, s.pb[j]);
-      const __half2 d2 = __hfma2 (db, db, __hfma2 (dg, dg, __hfma2 (dr, dr, k.t_col[dx + R])));
-      const __half2 w = exp2_h2 (__hfma2 (k.neg_c, d2, s_row[j]));
-      s.acc[j][0] = __hfma2 (w, dr, s.acc[j][0]);
-      s.acc[j][1] = __hfma2 (w, dg, s.acc[j][1]);
-      s.acc[j][2] = __hfma2 (w, db, s.acc[j][2]);
+      const int dy = row_offset - j;
+      if (!kRowSums && dy == 0 && dx == 0)
+        continue;   /* the centre: counted in Σw from the start */
+      const __half2 d[3] = { __hsub2 (qr, s.pr[j]), __hsub2 (qg, s.pg[j]), __hsub2 (qb, s.pb[j]) };
+      __half2 w;
+      if constexpr (kRowSums)
+        w = scaled_tap_weight (d, k.s_col[dx + kMaxRadius]);
+      else
+        w = exact_tap_weight (d, k.t_col[dx + kMaxRadius], s.s_dy[dy + R], k);
+#pragma unroll
+      for (int ch = 0; ch < 3; ch++)
+        s.acc[j][ch] = __hfma2 (w, d[ch], s.acc[j][ch]);
       s.acc[j][3] = __hadd2 (w, s.acc[j][3]);
     }
   }
   if constexpr (kRowSums) {
 #pragma unroll
-    for (int j = J0; j <= J1; j++)
+    for (int j = J0; j <= J1; j++) {
+      const __half2 g = k.g_row[row_offset - j + kMaxRadius];
 #pragma unroll
       for (int c4 = 0; c4 < 4; c4++) {
-        s.window[j][c4] = __hadd2 (s.window[j][c4], s.acc[j][c4]);
+        s.window[j][c4] = __hfma2 (s.acc[j][c4], g, s.window[j][c4]);
         s.acc[j][c4] = __float2half2_rn (0.0f);
       }
+    }
   }
 }
 
 /* Tile rows r .. r_end − 1, each for the thread's output rows whose window holds it:
- * r − 2R .. r, clipped to 0 .. K − 1. Windows up to r = 3 take the row term from s.s_dy. */
+ * r − 2R .. r, clipped to 0 .. K − 1. */
 template <int R, int K, int r, int r_end>
 __device__ __forceinline__ void tile_rows (const uint4 *col, int stride, const HalfGaussK &k, HalfWindows<K> &s)
 {
   if constexpr (r < r_end) {
     constexpr int j0 = r - 2 * R > 0 ? r - 2 * R : 0, j1 = r < K - 1 ? r : K - 1;
-    tile_row<R, K, j0, j1, R <= 3 ? r - R : kRowAtRunTime> (col + r * stride, __float2half2_rn ((float) (r - R)), k,
-        s);
+    tile_row<R, K, j0, j1> (col + r * stride, r - R, k, s);
     tile_rows<R, K, r + 1, r_end> (col, stride, k, s);
   }
 }
 
 /* A 64 x 8K block of outputs; thread (tx, ty) computes columns x0 + tx and x0 + tx + 32
- * of rows K·ty .. K·ty + K − 1. The tile entry [sy][sx] holds 64 + (r, g, b)/16 of the pixels
- * at columns x0 + sx − R and x0 + sx − R + 32 as three half2, so every lane reads its own
- * consecutive 16 bytes. Tile row r serves output rows r − 2R .. r of the thread: windows
+ * of rows K·ty .. K·ty + K − 1. The tile entry [sy][sx] holds the colours (64 + v/16, or
+ * scaled from r = 4) of the pixels at columns x0 + sx − R and x0 + sx − R + 32 as three
+ * half2 and their alphas, so every lane reads its own consecutive 16 bytes. Tile row r
+ * serves output rows r − 2R .. r of the thread: windows
  * up to r = 3 unroll completely; larger ones loop over the rows that serve all K and
  * unroll the first and last K − 1, so no tap is tested for being in its window. */
 template <int R>
@@ -221,11 +273,12 @@ __global__ void __launch_bounds__ (kBlockW * kBlockH, kTileBlocksPerSm)
 bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
 {
   constexpr int K = rows_per_thread<R> (), kOutH = kBlockH * K;
+  constexpr bool kScaled = scaled_row_sums<R> ();
   constexpr int SW = kPairStride + 2 * R, SH = kOutH + 2 * R;
   static_assert (R <= 3 || K - 1 <= 2 * R + 1, "the row loop's rows must serve all K output rows");
   __shared__ uint4 tile[SH][SW];
   const int x0 = blockIdx.x * kOutW, y0 = blockIdx.y * kOutH;
-  const unsigned int c0 = in.alpha_first ? 1u : 0u, alpha_pair = in.alpha_first ? 0x0040u : 0x0073u;
+  const ByteLayout bytes (in.alpha_first);
   /* Each thread loads all its entries' words before it converts and stores any: one memory
    * latency per block instead of one per entry (a loop that the compiler unrolls by 4
    * leaves up to 3 entries to a remainder loop, one latency each, and the barrier waits
@@ -256,9 +309,14 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
 #pragma unroll
   for (int e = 0; e < kPerThread; e++) {
     const int i = first + e * kThreads, sy = i / SW, sx = i - sy * SW;
-    if (i < kEntries)
-      tile[sy][sx] = make_uint4 (sixteenths (a[e], b[e], c0), sixteenths (a[e], b[e], c0 + 1),
-          sixteenths (a[e], b[e], c0 + 2), __byte_perm (a[e], b[e], alpha_pair));
+    if (i < kEntries) {
+      unsigned int q[3];
+#pragma unroll
+      for (int ch = 0; ch < 3; ch++)
+        q[ch] = kScaled ? as_word (scaled_colours (a[e], b[e], bytes.c0 + ch, k))
+                        : byte_halves (a[e], b[e], bytes.c0 + ch, 0x54005400u);
+      tile[sy][sx] = make_uint4 (q[0], q[1], q[2], __byte_perm (a[e], b[e], bytes.alpha_pair));
+    }
   }
   __syncthreads ();
 
@@ -272,14 +330,12 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
 #pragma unroll
     for (int c4 = 0; c4 < 4; c4++)
       s.acc[j][c4] = s.window[j][c4] = __float2half2_rn (0.0f);
-    /* the centre tap, w = 1 and d = 0, where tile_row leaves it out (known rows) */
-    if (R <= 3)
+    /* the centre tap, w = 1 and d = 0, where tile_row leaves it out (whole-window sums) */
+    if (!kScaled)
       s.acc[j][3] = __float2half2_rn (1.0f);
   }
-  /* row offsets r − R as fp16 (exact): an int-to-float conversion per row would share
-   * the ex2 pipe */
   const uint4 *col = &tile[ty0][tx + R];
-  if constexpr (R <= 3) {
+  if constexpr (!kScaled) {
 #pragma unroll
     for (int dy = -R; dy <= R; dy++)
       s.s_dy[dy + R] = __hmul2 (k.c_s, __float2half2_rn ((float) (dy * dy)));
@@ -287,13 +343,12 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
   } else {
     /* the first and last K − 1 rows serve some output rows, those between all K */
     tile_rows<R, K, 0, K - 1> (col, SW, k, s);
-    __half2 row_offset = __float2half2_rn ((float) (K - 1 - R));
 #pragma unroll 1
-    for (int r = K - 1; r <= 2 * R; r++, row_offset = __hadd2 (row_offset, __float2half2_rn (1.0f)))
-      tile_row<R, K, 0, K - 1, kRowAtRunTime> (col + r * SW, row_offset, k, s);
+    for (int r = K - 1; r <= 2 * R; r++)
+      tile_row<R, K, 0, K - 1> (col + r * SW, r - R, k, s);
     tile_rows<R, K, 2 * R + 1, K + 2 * R> (col, SW, k, s);
   }
-  if constexpr (R > 3) {
+  if constexpr (kScaled) {
 #pragma unroll
     for (int j = 0; j < K; j++)
 #pragma unroll
@@ -303,13 +358,41 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
 
   const int x = x0 + tx;
   const bool store_low = x < width, store_high = x + kPairStride < width;
+  /* the epilogue's addends 1024 + p: 16 times the exact colours; the scaled ones are not
+   * exact, so those windows load the centres' bytes again (all K rows' loads first, one
+   * latency; the tile load brought these lines into the caches) */
+  unsigned int centre1024[K][3];
+  if constexpr (kScaled) {
+    const int x_low = min (x, width - 1), x_high = min (x + kPairStride, width - 1);
+    unsigned int centre_low[K], centre_high[K];
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+      const unsigned int *row =
+          reinterpret_cast<const unsigned int *> (in.base + (long long) min (y0 + ty0 + j, height - 1) * in.line_step);
+      centre_low[j] = row[x_low], centre_high[j] = row[x_high];
+    }
+#pragma unroll
+    for (int j = 0; j < K; j++)
+#pragma unroll
+      for (int ch = 0; ch < 3; ch++)
+        centre1024[j][ch] = byte_halves (centre_low[j], centre_high[j], bytes.c0 + ch, 0x64006400u);
+  } else {
+    const __half2 sixteen = __float2half2_rn (16.0f);
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+      centre1024[j][0] = as_word (__hmul2 (s.pr[j], sixteen));
+      centre1024[j][1] = as_word (__hmul2 (s.pg[j], sixteen));
+      centre1024[j][2] = as_word (__hmul2 (s.pb[j], sixteen));
+    }
+  }
   const PixelOrder order (out.alpha_first);
   unsigned int *o = reinterpret_cast<unsigned int *> (out.base + (long long) (y0 + ty0) * out.line_step) + x;
 #pragma unroll
   for (int j = 0; j < K; j++) {
     if (y0 + ty0 + j >= height)
       break;
-    const uint2 px = output_pair<(R > 2)> (s.acc[j], s.pr[j], s.pg[j], s.pb[j], s.alpha[j], order);
+    const uint2 px = output_pair<(R > 2), kScaled> (s.acc[j], centre1024[j], s.alpha[j], kScaled ? k.out_scale : 16.0f,
+        order);
     if (store_low)
       o[0] = px.x;
     if (store_high)
@@ -342,7 +425,7 @@ __device__ __forceinline__ StripRow strip_row (unsigned int a, unsigned int b, u
   StripRow row;
 #pragma unroll
   for (int ch = 0; ch < 3; ch++) {
-    const unsigned int w = sixteenths (a, b, c0 + ch);
+    const unsigned int w = byte_halves (a, b, c0 + ch, 0x54005400u);
     const unsigned int up = __shfl_up_sync (0xFFFFFFFFu, w, 1), down = __shfl_down_sync (0xFFFFFFFFu, w, 1);
     row.left[ch] = as_half2 (__byte_perm (up, w, 0x5432u));     /* (lane − 1's high, own low) */
     row.centre[ch] = as_half2 (w);
@@ -357,14 +440,13 @@ struct Tap {
 };
 
 __device__ __forceinline__ Tap fresh_tap (const __half2 (&q)[3], const __half2 (&p)[3], __half2 t_col, __half2 s_row,
-    __half2 neg_c)
+    const HalfGaussK &k)
 {
   Tap t;
 #pragma unroll
   for (int ch = 0; ch < 3; ch++)
     t.d[ch] = __hsub2 (q[ch], p[ch]);
-  const __half2 d2 = __hfma2 (t.d[2], t.d[2], __hfma2 (t.d[1], t.d[1], __hfma2 (t.d[0], t.d[0], t_col)));
-  t.w = exp2_h2 (__hfma2 (neg_c, d2, s_row));
+  t.w = exact_tap_weight (t.d, t_col, s_row, k);
   return t;
 }
 
@@ -420,7 +502,7 @@ bilateral_gauss_half_strips (Lines in, Lines out, int width, int height, HalfGau
   if (y0 >= height)
     return;   /* the whole warp */
   const int xa = blockIdx.x * kStripOut - 1 + 2 * lane;
-  const unsigned int c0 = in.alpha_first ? 1u : 0u, alpha_pair = in.alpha_first ? 0x0040u : 0x0073u;
+  const ByteLayout bytes (in.alpha_first);
   /* the strip's raw words, kAhead rows before they are converted (program order keeps
    * each row's loads ahead of the previous rows' stores) */
   const int col_a = clampi (xa, 0, width - 1), col_b = clampi (xa + 1, 0, width - 1);
@@ -435,39 +517,43 @@ bilateral_gauss_half_strips (Lines in, Lines out, int width, int height, HalfGau
   for (int i = 0; i < 2 + kAhead; i++)
     load_row (i);
   const __half2 s_edge = k.c_s, s_mid = __float2half2_rn (0.0f);   /* c_s·dy² for |dy| = 1, 0 */
+  const __half2 t_left = k.t_col[kMaxRadius - 1], t_mid = k.t_col[kMaxRadius], t_right = k.t_col[kMaxRadius + 1];
   const bool store_low = lane > 0 && xa < width, store_high = lane < 31 && xa + 1 < width;
   const PixelOrder order (out.alpha_first);
-  StripRow above = strip_row (raw_a[0], raw_b[0], c0), here = strip_row (raw_a[1], raw_b[1], c0);
+  StripRow above = strip_row (raw_a[0], raw_b[0], bytes.c0), here = strip_row (raw_a[1], raw_b[1], bytes.c0);
   Tap below_left, below_centre, below_right;   /* the previous row's (+1, dx) taps */
 #pragma unroll
   for (int j = 0; j < H; j++) {
     if (j + 2 + kAhead < H + 2)
       load_row (j + 2 + kAhead);
-    const StripRow below = strip_row (raw_a[j + 2], raw_b[j + 2], c0);
+    const StripRow below = strip_row (raw_a[j + 2], raw_b[j + 2], bytes.c0);
     const __half2 (&p)[3] = here.centre;
     __half2 acc[4] = { __float2half2_rn (0.0f), __float2half2_rn (0.0f), __float2half2_rn (0.0f),
       __float2half2_rn (1.0f) };   /* the centre tap, w = 1 and d = 0 */
     if (j == 0) {
-      accumulate<false> (acc, fresh_tap (above.left, p, k.t_col[0], s_edge, k.neg_c));
-      accumulate<false> (acc, fresh_tap (above.centre, p, k.t_col[1], s_edge, k.neg_c));
-      accumulate<false> (acc, fresh_tap (above.right, p, k.t_col[2], s_edge, k.neg_c));
+      accumulate<false> (acc, fresh_tap (above.left, p, t_left, s_edge, k));
+      accumulate<false> (acc, fresh_tap (above.centre, p, t_mid, s_edge, k));
+      accumulate<false> (acc, fresh_tap (above.right, p, t_right, s_edge, k));
     } else {
       accumulate<false> (acc, taken_tap (from_left (below_right.w), above.left, p));
       accumulate<true> (acc, below_centre);
       accumulate<false> (acc, taken_tap (from_right (below_left.w), above.right, p));
     }
-    const Tap right = fresh_tap (here.right, p, k.t_col[2], s_mid, k.neg_c);
+    const Tap right = fresh_tap (here.right, p, t_right, s_mid, k);
     accumulate<false> (acc, taken_tap (from_left (right.w), here.left, p));
     accumulate<false> (acc, right);
-    below_left = fresh_tap (below.left, p, k.t_col[0], s_edge, k.neg_c);
-    below_centre = fresh_tap (below.centre, p, k.t_col[1], s_edge, k.neg_c);
-    below_right = fresh_tap (below.right, p, k.t_col[2], s_edge, k.neg_c);
+    below_left = fresh_tap (below.left, p, t_left, s_edge, k);
+    below_centre = fresh_tap (below.centre, p, t_mid, s_edge, k);
+    below_right = fresh_tap (below.right, p, t_right, s_edge, k);
     accumulate<false> (acc, below_left);
     accumulate<false> (acc, below_centre);
     accumulate<false> (acc, below_right);
     if (y0 + j < height) {
-      const uint2 px =
-          output_pair<false> (acc, p[0], p[1], p[2], __byte_perm (raw_a[j + 1], raw_b[j + 1], alpha_pair), order);
+      const __half2 sixteen = __float2half2_rn (16.0f);
+      const unsigned int centre1024[3] = { as_word (__hmul2 (p[0], sixteen)), as_word (__hmul2 (p[1], sixteen)),
+        as_word (__hmul2 (p[2], sixteen)) };
+      const uint2 px = output_pair<false, false> (acc, centre1024, __byte_perm (raw_a[j + 1], raw_b[j + 1], bytes.alpha_pair),
+          16.0f, order);
       unsigned int *o = reinterpret_cast<unsigned int *> (out.base + (long long) (y0 + j) * out.line_step) + xa;
       if (store_low)
         o[0] = px.x;
@@ -490,13 +576,23 @@ cudaError_t bilateral_gauss_half (Lines in, Lines out, int width, int height, in
 {
   const double log2e = 1.4426950408889634;
   const double c_s = -log2e / (2.0 * sigma * sigma), c = 256.0 * log2e / (2.0 * sigma_r * sigma_r);
-  HalfGaussK k = {};   /* tables indexed from the window's corner: [d + radius] */
+  HalfGaussK k = {};
+  /* the colour scale a = √c' as fp16 (c ≤ 2^15: a ≤ 181, |Q| ≤ 1448); the offset centres
+   * a·(64 + v/16) on 0, and its own rounding is the same for every pixel */
+  const __half a = __double2half (sqrt (c));
+  const double a_value = __half2float (a);
+  k.scale = __halves2half2 (a, a);
+  k.offset = __float2half2_rn ((float) (-72.0 * a_value));
+  k.out_scale = (float) (16.0 / a_value);
   k.neg_c = __float2half2_rn ((float) -c);
   /* fp16's range ends at 65504: a tinier σs would make c_s −inf, and −inf·0 at dy = 0 NaN;
-   * at −60000 every weight off the centre row is 0 all the same */
+   * at −60000 every weight off the centre row is 0 all the same. The tables are computed
+   * here: there a tiny σs gives −inf (s_col) or 0 (g_row), weights of 0, as it should. */
   k.c_s = __float2half2_rn ((float) fmax (c_s, -60000.0));
-  for (int d = -radius; d <= radius; d++) {
-    k.t_col[d + radius] = __float2half2_rn ((float) (c_s * d * d / -c));
+  for (int d = -kMaxRadius; d <= kMaxRadius; d++) {
+    k.t_col[d + kMaxRadius] = __float2half2_rn ((float) (c_s * d * d / -c));
+    k.s_col[d + kMaxRadius] = __float2half2_rn ((float) (c_s * d * d));
+    k.g_row[d + kMaxRadius] = __float2half2_rn ((float) exp2 (c_s * d * d));
   }
   const dim3 block (kBlockW, kBlockH);
   if (radius == 1) {
