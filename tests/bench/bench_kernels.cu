@@ -1,7 +1,12 @@
 /* Kernel benchmark: device-resident RGBA8 in and out, CUDA events around each launch,
  * median of >= 50 runs after warm-up, inputs rotated over more bytes than L2 holds.
  * Prints one machine-readable line per measurement and the floors it is measured against:
- *   bench filter=... path=device size=WxH params=... ms_median=... ms_min=... floor_ms=... floor=...
+ *   bench filter=... path=device size=WxH params=... ms_median=... ms_min=... ms_batch=...
+ *   floor_ms=... floor=...
+ * ms_median and ms_min time each launch alone from an idle GPU, so they include the time
+ * the launch takes to reach it (an empty kernel measures 5.6–7 µs this way on an H100);
+ * ms_batch is the time per launch of the same launches queued back to back (the median of
+ * three batches of 20), which is what a stream of frames costs the GPU.
  * Not part of the test suite. Usage:
  *   cs-bench-kernels [--image photo.png] [--runs N] [--only edgeaware|bilateral|recursive|
  *                    sweep|pass-sweep] [--profile]
@@ -36,6 +41,8 @@ extern "C" {
 
 static CsCudaDevice dev;
 static int g_runs = 60, g_warmups = 5;
+static bool g_profile;        /* one launch per case: no batches */
+static bool g_batches = true;   /* the sweeps print medians only and skip them */
 static CsImage g_photo;   /* width 0: synthetic scene */
 
 /* ---- the machine's ceilings, measured here ---- */
@@ -152,6 +159,34 @@ static std::vector<float> timed_runs (Launch launch, int warmups, int runs)
   return t;
 }
 
+/* The same launches queued back to back between two events: the time per launch, median
+ * of three batches of `runs`; 0 when profiling. */
+template <class Launch>
+static float batch_ms (Launch launch, int runs)
+{
+  if (g_profile || !g_batches)
+    return 0.0f;
+  cudaEvent_t e0, e1;
+  CHECK (cudaEventCreate (&e0));
+  CHECK (cudaEventCreate (&e1));
+  std::vector<float> t;
+  for (int b = 0; b < 3; b++) {
+    CHECK (cudaDeviceSynchronize ());
+    CHECK (cudaEventRecord (e0));
+    for (int i = 0; i < runs; i++)
+      launch (i);
+    CHECK (cudaEventRecord (e1));
+    CHECK (cudaEventSynchronize (e1));
+    float ms;
+    CHECK (cudaEventElapsedTime (&ms, e0, e1));
+    t.push_back (ms / runs);
+  }
+  CHECK (cudaEventDestroy (e0));
+  CHECK (cudaEventDestroy (e1));
+  std::sort (t.begin (), t.end ());
+  return t[1];
+}
+
 __global__ void empty_kernel (int *out)
 {
   if (out && threadIdx.x == 1024)
@@ -167,7 +202,11 @@ __global__ void copy_kernel (const uint4 *in, uint4 *out, size_t n)
 /* What one launch costs as time_launches() sees it, alone (an empty kernel) and with the
  * least work a filter does (a copy of an RGBA frame, 8 B/px): where a kernel's memory or
  * arithmetic floor is a few microseconds, these are the floors it cannot go under. */
-static double time_one_launch_ms (size_t frame_bytes)
+struct Result {
+  double median, min, batch;
+};
+
+static Result time_one_launch (size_t frame_bytes)
 {
   /* inputs rotated over more bytes than L2 holds, as for the filters (make_frame) */
   std::vector<uint4 *> inputs (frame_bytes ? 1 + (3 * (size_t) dev.l2_bytes) / frame_bytes : 0);
@@ -179,17 +218,19 @@ static double time_one_launch_ms (size_t frame_bytes)
   if (frame_bytes)
     CHECK (cudaMalloc (&b, frame_bytes));
   const size_t n = frame_bytes / sizeof (uint4);
-  const std::vector<float> t = timed_runs ([&] (int i) {
+  const auto launch = [&] (int i) {
     if (n)
       copy_kernel<<<dev.sm_count * 8, 256>>> (inputs[i % inputs.size ()], b, n);
     else
       empty_kernel<<<1, 32>>> (nullptr);
-  }, 5, 60);
+  };
+  const std::vector<float> t = timed_runs (launch, 5, 60);
+  const float batch = batch_ms (launch, 60);
   for (auto a : inputs)
     CHECK (cudaFree (a));
   if (b)
     CHECK (cudaFree (b));
-  return t[t.size () / 2];
+  return { t[t.size () / 2], t[0], batch };
 }
 
 /* ---- one measurement ---- */
@@ -240,16 +281,12 @@ static void free_frame (Frame &f)
   CHECK (cudaFree (f.output));
 }
 
-struct Result {
-  double median, min;
-};
-
 template <class Launch>
 static Result time_launches (Frame &f, Launch launch)
 {
-  const std::vector<float> t =
-      timed_runs ([&] (int i) { CHECK (launch (f.inputs[i % f.inputs.size ()])); }, g_warmups, g_runs);
-  return { t[t.size () / 2], t[0] };
+  const auto rotated = [&] (int i) { CHECK (launch (f.inputs[i % f.inputs.size ()])); };
+  const std::vector<float> t = timed_runs (rotated, g_warmups, g_runs);
+  return { t[t.size () / 2], t[0], batch_ms (rotated, 20) };
 }
 
 static double g_bw_gbs, g_fma_rate, g_ex2_rate;
@@ -257,9 +294,9 @@ static double g_bw_gbs, g_fma_rate, g_ex2_rate;
 static void print_line (const char *filter, const Frame &f, const std::string &params, Result r,
     double floor_ms, const char *floor_what, const std::string &extra = "")
 {
-  printf ("bench filter=%s path=device size=%dx%d params=%s ms_median=%.4f ms_min=%.4f "
+  printf ("bench filter=%s path=device size=%dx%d params=%s ms_median=%.4f ms_min=%.4f ms_batch=%.4f "
           "floor_ms=%.4f floor=%s ratio=%.2f%s\n",
-      filter, f.w, f.h, params.c_str (), r.median, r.min, floor_ms, floor_what, r.median / floor_ms,
+      filter, f.w, f.h, params.c_str (), r.median, r.min, r.batch, floor_ms, floor_what, r.median / floor_ms,
       extra.c_str ());
   fflush (stdout);
 }
@@ -430,6 +467,7 @@ static void bench_bilateral (void)
 
 static void bench_sweep (void)
 {
+  g_batches = false;
   struct { int w, h; } sizes[] = { { 1920, 1080 }, { 2048, 2048 }, { 3840, 2160 }, { 512, 512 } };
   for (auto &sz : sizes) {
     Frame f = make_frame (sz.w, sz.h);
@@ -472,6 +510,7 @@ static void bench_sweep (void)
  * automatic choice is fitted to (NOTES.md). */
 static void bench_pass_sweep (void)
 {
+  g_batches = false;
   struct { int w, h; bool edge; double s, sr; CsPartitionStart start; } cases[] = {
     { 1920, 1080, false, 5, 0, CS_PARTITION_CARRY }, { 3840, 2160, false, 5, 0, CS_PARTITION_CARRY },
     { 3840, 2160, false, 200, 0, CS_PARTITION_CARRY },
@@ -521,6 +560,7 @@ int main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--profile")) {
       g_runs = 1;
       g_warmups = 0;
+      g_profile = true;
     } else if (!strcmp (argv[i], "--only") && i + 1 < argc) {
       only = argv[++i];
     } else {
@@ -542,9 +582,12 @@ int main (int argc, char **argv)
   printf ("device name=\"%s\" sms=%d l2_mb=%.0f bandwidth_gbs=%.0f fp32_ginst=%.0f ex2_ginst=%.0f input=%s\n",
       prop.name, dev.sm_count, dev.l2_bytes / 1048576.0, g_bw_gbs, g_fma_rate / 1e9, g_ex2_rate / 1e9,
       g_photo.width ? "photo" : "synthetic");
+  const Result empty = time_one_launch (0), copy_hd = time_one_launch ((size_t) 1920 * 1080 * 4),
+               copy_4k = time_one_launch ((size_t) 3840 * 2160 * 4);
   printf ("launch empty_kernel_ms=%.4f copy_1080p_ms=%.4f copy_4k_ms=%.4f (one launch as the benchmark times it; "
-          "copy = an RGBA frame read and written, 8 B/px, inputs rotated as for the filters)\n",
-      time_one_launch_ms (0), time_one_launch_ms ((size_t) 1920 * 1080 * 4), time_one_launch_ms ((size_t) 3840 * 2160 * 4));
+          "copy = an RGBA frame read and written, 8 B/px, inputs rotated as for the filters) "
+          "batch: empty_kernel_ms=%.4f copy_1080p_ms=%.4f copy_4k_ms=%.4f (per launch, queued back to back)\n",
+      empty.median, copy_hd.median, copy_4k.median, empty.batch, copy_hd.batch, copy_4k.batch);
   if (!only || !strcmp (only, "recursive"))
     bench_recursive ();
   if (!only || !strcmp (only, "bilateral"))
