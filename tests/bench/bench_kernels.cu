@@ -445,11 +445,13 @@ static void bench_bilateral (void)
          * for the exponent, 4 accumulations, the ex2's issue slot); packed half: 11
          * half2 instructions serve two evaluations (3 differences, 3 squares, the
          * exponent, 4 accumulations) plus the ex2 pair's pack — 6 issue slots per
-         * evaluation, at the FMA pipe's rate. The slower pipe bounds. */
+         * evaluation, at the FMA pipe's rate; from r = 4 the scaled colours take the
+         * exponent in 3 FMAs (bilateral_half.cu): 10 + 1, 5.5 slots. The slower pipe
+         * bounds. */
         const bool half = !c.float_kernel && cs_cuda_bilateral_uses_half (&p);
         const bool separable = c.mode == CS_BILATERAL_SEPARABLE;
         const double evals = (double) (2 * r + 1) * (2 * r + 1) * f.w * f.h;
-        const double fp_ms = evals * (half ? 6.0 : 9.0) / g_fma_rate * 1e3;
+        const double fp_ms = evals * (half ? (r >= 4 ? 5.5 : 6.0) : 9.0) / g_fma_rate * 1e3;
         const double sfu_ms = evals / g_ex2_rate * 1e3;
         const double arith_ms = std::max (fp_ms, sfu_ms);
         const bool mem_bound = mem_ms > arith_ms || separable;
