@@ -5,9 +5,10 @@
  * Why: in float every tap costs 8 FP32 instructions and one ex2 (bilateral_tiled), and
  * windows of r >= 2 sit on the FP32 pipe's floor. Here a thread holds two outputs, x and
  * x + 32, in the two halves of each half2, so a tap's 11 instructions (3 differences, 3
- * squares, the exponent, 4 accumulations; 10 from r = 4, below) serve two outputs. The ex2 stay one per output
- * and tap (sm_90 runs ex2.approx.f16x2 as two MUFU.EX2.F16), so the floor becomes the MUFU
- * pipe: 16 ex2 per clock per SM, against 128 FP32 lanes / 9 issue slots per tap before.
+ * squares, the exponent, 4 accumulations; 10 from r = 4, below) serve two outputs. The
+ * ex2 stay one per output and tap (sm_90 runs ex2.approx.f16x2 as two MUFU.EX2.F16), so
+ * the floor becomes the MUFU pipe: 16 ex2 per clock per SM, against 128 FP32 lanes / 9
+ * issue slots per tap before.
  *
  * Why it stays within 1 LSB of the double reference (DESIGN.md's exact filter):
  * - up to r = 3 colours are kept as 64 + v/16, exact in fp16 (its step in [64, 128) is
@@ -124,12 +125,13 @@ __device__ __forceinline__ float reciprocal (float x)
   return r;
 }
 
-/* out = p + (16/a)·Σw·D/Σw in one HFMA2 per channel and output pair: with 1024 + p as the
- * addend (exact, from the centre's bytes) the result lies in [1024, 2048), where fp16's
- * step is 1, so the HFMA2's one rounding is the rounding to a byte and the byte is the
- * fp16's low 8 bits (fp16 1024 + v is 0x64vv). (16/a)·|Σw·D/Σw| < 256, so (16/a)/Σw
- * rounded to fp16 (relative 2^−11) moves the result by less than 0.125 (the float
- * epilogue this replaced spent 6 conversions on the ex2 pipe and ~20 more instructions).
+/* out = p + 16·Σw·d/Σw (d in sixteenths; with scaled colours (16/a)·Σw·D/Σw) in one
+ * HFMA2 per channel and output pair: with 1024 + p as the addend (exact: 16·(64 + p/16),
+ * or from the centre's bytes) the result lies in [1024, 2048), where fp16's step is 1, so
+ * the HFMA2's one rounding is the rounding to a byte and the byte is the fp16's low 8 bits
+ * (fp16 1024 + v is 0x64vv). The mean moves the result by less than 256, so the scale over
+ * Σw rounded to fp16 (relative 2^−11) moves it by less than 0.125 (the float epilogue
+ * this replaced spent 6 conversions on the ex2 pipe and ~20 more instructions).
  * Clamped to [1024, 1279] so that a sum rounded past 0 or 255 cannot wrap the byte. Ties
  * round to even where DESIGN.md rounds half up: within the 1 LSB the kernel is held to. */
 struct PixelOrder {
@@ -142,7 +144,8 @@ struct PixelOrder {
  * selector placing the low pixel's alpha in byte 0 and the high one's in byte 1. */
 struct ByteLayout {
   unsigned int c0, alpha_pair;
-  __device__ explicit ByteLayout (bool alpha_first) : c0 (alpha_first ? 1u : 0u), alpha_pair (alpha_first ? 0x0040u : 0x0073u) {}
+  __device__ explicit ByteLayout (bool alpha_first)
+      : c0 (alpha_first ? 1u : 0u), alpha_pair (alpha_first ? 0x0040u : 0x0073u) {}
 };
 
 /* The two output pixels of one output pair: sums[0..2] = Σw·d or Σw·D (r, g, b), sums[3]
@@ -202,7 +205,8 @@ __device__ __forceinline__ __half2 exact_tap_weight (const __half2 (&d)[3], __ha
 /* The weight of scaled colour differences D: 2^(s_col − |D|²), 3 FMAs. */
 __device__ __forceinline__ __half2 scaled_tap_weight (const __half2 (&d)[3], __half2 s_col)
 {
-  return exp2_h2 (__hfma2 (__hneg2 (d[2]), d[2], __hfma2 (__hneg2 (d[1]), d[1], __hfma2 (__hneg2 (d[0]), d[0], s_col))));
+  const __half2 e = __hfma2 (__hneg2 (d[1]), d[1], __hfma2 (__hneg2 (d[0]), d[0], s_col));
+  return exp2_h2 (__hfma2 (__hneg2 (d[2]), d[2], e));
 }
 
 /* The taps of tile row r for the thread's output rows J0..J1 — exactly those whose window
@@ -552,8 +556,8 @@ bilateral_gauss_half_strips (Lines in, Lines out, int width, int height, HalfGau
       const __half2 sixteen = __float2half2_rn (16.0f);
       const unsigned int centre1024[3] = { as_word (__hmul2 (p[0], sixteen)), as_word (__hmul2 (p[1], sixteen)),
         as_word (__hmul2 (p[2], sixteen)) };
-      const uint2 px = output_pair<false, false> (acc, centre1024, __byte_perm (raw_a[j + 1], raw_b[j + 1], bytes.alpha_pair),
-          16.0f, order);
+      const unsigned int alphas = __byte_perm (raw_a[j + 1], raw_b[j + 1], bytes.alpha_pair);
+      const uint2 px = output_pair<false, false> (acc, centre1024, alphas, 16.0f, order);
       unsigned int *o = reinterpret_cast<unsigned int *> (out.base + (long long) (y0 + j) * out.line_step) + xa;
       if (store_low)
         o[0] = px.x;
