@@ -400,17 +400,18 @@ END_TEST
 /* The packed-half kernel over the range constants it covers: σr from 2 (sharp weights,
  * large exponents) to 64 (its limit: weights near 1 over larger colour distances, the
  * largest fp16 sums), narrow and wide spatial kernels (σs = 3r: every tap counts), on
- * noise, spikes and a photo; σr = 600 checks that the dispatch hands it to float, and
+ * noise, spikes and a photo, every radius it takes (exact colours up to 3, scaled ones
+ * with row sums from 4); σr = 600 checks that the dispatch hands it to float, and
  * σs = 0.002 a spatial constant beyond fp16's range. */
 START_TEST (test_bilateral_half_ranges)
 {
-  const int radii[] = { 1, 2, 3, 5, 7 };
+  const int radii[] = { 1, 2, 3, 4, 5, 6, 7 };
   const double sigma_r[] = { 2, 10, 30, 64, 600 };
   CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
-  j.bl.radius = radii[_i % 5];
-  j.bl.sigma_r = sigma_r[(_i / 5) % 5];
+  j.bl.radius = radii[_i % 7];
+  j.bl.sigma_r = sigma_r[(_i / 7) % 5];
   const double sigma[] = { j.bl.radius / 2.0, 3.0 * j.bl.radius, 0.002 };   /* 0.002: c_s past fp16 */
-  j.bl.sigma = sigma[(_i / 25) % 3];
+  j.bl.sigma = sigma[(_i / 35) % 3];
   const int kind = _i % 3;
   CsImage src;
   int pad = 16;
@@ -440,11 +441,11 @@ END_TEST
  * side and interior blocks (293 is 4 x 64 columns and a partial fifth). */
 START_TEST (test_bilateral_half_extremes)
 {
-  const int radii[] = { 1, 2, 3, 5, 7 };
+  const int radii[] = { 1, 2, 3, 4, 5, 6, 7 };
   const double sigma_r[] = { 2, 30, 64 };
   CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
-  j.bl.radius = radii[_i % 5];
-  j.bl.sigma_r = sigma_r[(_i / 5) % 3];
+  j.bl.radius = radii[_i % 7];
+  j.bl.sigma_r = sigma_r[(_i / 7) % 3];
   j.bl.sigma = 3.0 * j.bl.radius;
   ck_assert (cs_cuda_bilateral_uses_half (&j.bl));
   CsImage src = cs_test_image_new (293, 131, 0, _i % 2 ? 0 : 3, 0);
@@ -544,8 +545,8 @@ static Suite *suite (void)
   tcase_add_loop_test (tc, test_recursive_carried_lines, 0, 3 * (n_inputs + 4));
   tcase_add_loop_test (tc, test_bilateral_exact, 0, 14 * 3);
   tcase_add_loop_test (tc, test_bilateral_exact_float, 0, 15);
-  tcase_add_loop_test (tc, test_bilateral_half_ranges, 0, 75);
-  tcase_add_loop_test (tc, test_bilateral_half_extremes, 0, 15);
+  tcase_add_loop_test (tc, test_bilateral_half_ranges, 0, 7 * 5 * 3);
+  tcase_add_loop_test (tc, test_bilateral_half_extremes, 0, 7 * 3);
   tcase_add_loop_test (tc, test_bilateral_strips, 0, 31);
   tcase_add_loop_test (tc, test_bilateral_separable, 0, 6);
   tcase_add_test (tc, test_identity_copies);
