@@ -102,6 +102,12 @@ __device__ __forceinline__ unsigned int byte_halves (unsigned int a, unsigned in
   return biased;
 }
 
+/* 1024 + p from an exact colour 64 + p/16 (both halves): the epilogue's addend. */
+__device__ __forceinline__ unsigned int plus_1024 (__half2 sixteenths)
+{
+  return as_word (__hmul2 (sixteenths, __float2half2_rn (16.0f)));
+}
+
 /* Channel `byte` of the pixels a and b as the scaled colours Q (one FMA on 64 + v/16). */
 __device__ __forceinline__ __half2 scaled_colours (unsigned int a, unsigned int b, unsigned int byte,
     const HalfGaussK &k)
@@ -381,12 +387,11 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
       for (int ch = 0; ch < 3; ch++)
         centre1024[j][ch] = byte_halves (centre_low[j], centre_high[j], bytes.c0 + ch, 0x64006400u);
   } else {
-    const __half2 sixteen = __float2half2_rn (16.0f);
 #pragma unroll
     for (int j = 0; j < K; j++) {
-      centre1024[j][0] = as_word (__hmul2 (s.pr[j], sixteen));
-      centre1024[j][1] = as_word (__hmul2 (s.pg[j], sixteen));
-      centre1024[j][2] = as_word (__hmul2 (s.pb[j], sixteen));
+      centre1024[j][0] = plus_1024 (s.pr[j]);
+      centre1024[j][1] = plus_1024 (s.pg[j]);
+      centre1024[j][2] = plus_1024 (s.pb[j]);
     }
   }
   const PixelOrder order (out.alpha_first);
@@ -553,9 +558,7 @@ bilateral_gauss_half_strips (Lines in, Lines out, int width, int height, HalfGau
     accumulate<false> (acc, below_centre);
     accumulate<false> (acc, below_right);
     if (y0 + j < height) {
-      const __half2 sixteen = __float2half2_rn (16.0f);
-      const unsigned int centre1024[3] = { as_word (__hmul2 (p[0], sixteen)), as_word (__hmul2 (p[1], sixteen)),
-        as_word (__hmul2 (p[2], sixteen)) };
+      const unsigned int centre1024[3] = { plus_1024 (p[0]), plus_1024 (p[1]), plus_1024 (p[2]) };
       const unsigned int alphas = __byte_perm (raw_a[j + 1], raw_b[j + 1], bytes.alpha_pair);
       const uint2 px = output_pair<false, false> (acc, centre1024, alphas, 16.0f, order);
       unsigned int *o = reinterpret_cast<unsigned int *> (out.base + (long long) (y0 + j) * out.line_step) + xa;
