@@ -43,6 +43,10 @@
  * (one value per window row and output row); from r = 4 the column term starts the
  * exponent's FMA chain and each window row's sums are multiplied by the row factor
  * 2^(c_s·dy²) as they are added into the window's (an FMA where an add was).
+ *
+ * Up to r = 3 the taps straight above or below that join two of a thread's own output rows
+ * are taken once for both (w(p, q) = w(q, p) to the bit): 6 of the 192 tap pairs a thread
+ * computes at r = 3 and 5 of 96 at r = 2, −1.5 to −2 % (tests/bench/NOTES.md).
  */
 #include "cs_bilateral_half.cuh"
 #include "cs_cuda_px.cuh"
@@ -234,6 +238,14 @@ __device__ __forceinline__ void tile_row (const uint4 *tile_row_r, int row_offse
       const int dy = row_offset - j;
       if (!kRowSums && dy == 0 && dx == 0)
         continue;   /* the centre: counted in Σw from the start */
+      /* Tile row `row_offset` straight above or below output row j is itself one of the
+       * thread's output rows j' (exact colours: rows unrolled, so this is decided at compile
+       * time). w(p, q) = w(q, p) to the bit (d² and the spatial term are even), so the pair
+       * is taken once, when the upper row's tile row comes (dy < 0), for both rows: j' gets
+       * w·(−d), the same bits as its own tap's w·d'. */
+      const bool own_pair = !kRowSums && dx == 0 && row_offset >= 0 && row_offset < K;
+      if (own_pair && dy > 0)
+        continue;   /* taken with the pair */
       const __half2 d[3] = { __hsub2 (qr, s.pr[j]), __hsub2 (qg, s.pg[j]), __hsub2 (qb, s.pb[j]) };
       __half2 w;
       if constexpr (kRowSums)
@@ -244,6 +256,14 @@ __device__ __forceinline__ void tile_row (const uint4 *tile_row_r, int row_offse
       for (int ch = 0; ch < 3; ch++)
         s.acc[j][ch] = __hfma2 (w, d[ch], s.acc[j][ch]);
       s.acc[j][3] = __hadd2 (w, s.acc[j][3]);
+      if (own_pair && dy < 0) {
+        /* row_offset itself; the clamp only lets the compiler see the index in range */
+        const int upper = row_offset < 0 ? 0 : row_offset < K ? row_offset : K - 1;
+#pragma unroll
+        for (int ch = 0; ch < 3; ch++)
+          s.acc[upper][ch] = __hfma2 (w, __hneg2 (d[ch]), s.acc[upper][ch]);
+        s.acc[upper][3] = __hadd2 (w, s.acc[upper][3]);
+      }
     }
   }
   if constexpr (kRowSums) {
