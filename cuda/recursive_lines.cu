@@ -382,7 +382,25 @@ recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
   }
   wait_for_previous_kernel ();   /* T and the scanned states */
   __shared__ __align__ (4) unsigned char alpha[kSegment][kColumnsPerBlock];
+  /* carried: the block's states (32 columns × 12 components), loaded with T's window and
+   * parked in shared memory, so that neither half of the products waits on a load of its own */
+  constexpr int kBlockStates = kCarryComponents * kColumnsPerBlock, kStatesPerThread = kBlockStates / kThreads;
+  static_assert (kBlockStates % kThreads == 0, "the block's states spread evenly");
+  __shared__ float2 block_states[kCarried ? kCarryComponents : 1][kColumnsPerBlock];
+  float2 my_states[kCarried ? kStatesPerThread : 1];
+  if constexpr (kCarried)
+#pragma unroll
+    for (int i = 0; i < kStatesPerThread; i++) {
+      const int item = tid + i * kThreads, column = item % kColumnsPerBlock;
+      my_states[i] = *c.states.at (blockIdx.y, item / kColumnsPerBlock, min (x_first + column, p.width - 1));
+    }
   stage_columns<S> (t_in, p, w, x_first, tid, t_plane, alpha);
+  if constexpr (kCarried)
+#pragma unroll
+    for (int i = 0; i < kStatesPerThread; i++) {
+      const int item = tid + i * kThreads;
+      block_states[item / kColumnsPerBlock][item % kColumnsPerBlock] = my_states[i];
+    }
   __syncthreads ();
 #pragma unroll 1
   for (int half = 0; half < 2; half++) {
@@ -393,8 +411,7 @@ recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
       for (int ch = 0; ch < 3; ch++)
 #pragma unroll
         for (int j = 0; j < 2; j++)
-          states[ch][j] =
-              *c.states.at (blockIdx.y, start_component (t, ch), min (x_first + 16 * half + 8 * j + g, p.width - 1));
+          states[ch][j] = block_states[start_component (t, ch)][16 * half + 8 * j + g];
     float acc[3][2][4];
 #pragma unroll
     for (int ch = 0; ch < 3; ch++) {
