@@ -776,6 +776,24 @@ static void carried_tables (const CsDericheCoeffs &c, const int shortest[2], Car
     }
 }
 
+/* One pass with carried starts: its carries, their scan along the lines, and the pass from
+ * the scanned states; each launch overlaps the one before it (cs_launch.cuh: 1–3 µs per
+ * kernel boundary). */
+static cudaError_t launch_carried_pass (void (*carry) (Lines, LinesParams, const CarriedTables *, Carries, float),
+    void (*pass) (Lines, Lines, LinesParams, CarriedStarts), dim3 grid, Lines src, Lines dst, const LinesParams &p,
+    const CarriedTables *tables, const Carries &states, float unscale, const Segments &lines, const CarryJumps &jumps,
+    cudaStream_t stream)
+{
+  const CarriedStarts starts = { states, &tables->powers[0][0], tables->pairs, tables->ends };
+  cudaError_t err = launch_overlapping (carry, grid, dim3 (kThreads), 0, stream, src, p, tables, states, unscale);
+  if (err == cudaSuccess)
+    err = launch_overlapping (scan_carries, dim3 (div_up ((long long) lines.n_lines * kCarryComponents, 128)),
+        dim3 (128), 0, stream, states, lines, jumps);
+  if (err == cudaSuccess)
+    err = launch_overlapping (pass, grid, dim3 (kThreads), 0, stream, src, dst, p, starts);
+  return err;
+}
+
 cudaError_t recursive_lines_carried (Lines in, Lines t_plane, Lines out, int width, int height, int segments_x,
     int segments_y, const CsDericheCoeffs &c, float2 *states, void *tables, cudaStream_t stream)
 {
@@ -811,32 +829,15 @@ cudaError_t recursive_lines_carried (Lines in, Lines t_plane, Lines out, int wid
 
   const Carries row_states = { states, height, segments_x }, column_states = { states, width, segments_y };
   const Segments row_lines = { width, height, segments_x }, column_lines = { height, width, segments_y };
-  const dim3 row_grid (segments_x, div_up (height, kLinesPerBlock));
-  const dim3 column_grid (div_up (width, kColumnsPerBlock), segments_y);
   cudaError_t err = cudaGetLastError ();
-  /* the rest overlap each other's starts (cs_launch.cuh): 1–3 µs per kernel boundary */
-  const CarriedStarts row_starts = { row_states, &device_tables->powers[0][0], device_tables->pairs,
-    device_tables->ends };
-  const CarriedStarts column_starts = { column_states, &device_tables->powers[0][0], device_tables->pairs,
-    device_tables->ends };
   if (err == cudaSuccess)
-    err = launch_overlapping (carry_rows_mma, row_grid, dim3 (kThreads), 0, stream, in, rows,
-        (const CarriedTables *) device_tables, row_states, unscale[0]);
+    err = launch_carried_pass (carry_rows_mma, recursive_rows_mma<kCarriedSteps, true>,
+        dim3 (segments_x, div_up (height, kLinesPerBlock)), in, t_plane, rows, device_tables, row_states, unscale[0],
+        row_lines, carry_jumps (c, shortest[0]), stream);
   if (err == cudaSuccess)
-    err = launch_overlapping (scan_carries, dim3 (div_up ((long long) height * kCarryComponents, 128)), dim3 (128), 0,
-        stream, row_states, row_lines, carry_jumps (c, shortest[0]));
-  if (err == cudaSuccess)
-    err = launch_overlapping (recursive_rows_mma<kCarriedSteps, true>, row_grid, dim3 (kThreads), 0, stream, in,
-        t_plane, rows, row_starts);
-  if (err == cudaSuccess)
-    err = launch_overlapping (carry_columns_mma, column_grid, dim3 (kThreads), 0, stream, t_plane, columns,
-        (const CarriedTables *) device_tables, column_states, unscale[1]);
-  if (err == cudaSuccess)
-    err = launch_overlapping (scan_carries, dim3 (div_up ((long long) width * kCarryComponents, 128)), dim3 (128), 0,
-        stream, column_states, column_lines, carry_jumps (c, shortest[1]));
-  if (err == cudaSuccess)
-    err = launch_overlapping (recursive_columns_mma<kCarriedSteps, true>, column_grid, dim3 (kThreads), 0, stream,
-        t_plane, out, columns, column_starts);
+    err = launch_carried_pass (carry_columns_mma, recursive_columns_mma<kCarriedSteps, true>,
+        dim3 (div_up (width, kColumnsPerBlock), segments_y), t_plane, out, columns, device_tables, column_states,
+        unscale[1], column_lines, carry_jumps (c, shortest[1]), stream);
   return err;
 }
 
