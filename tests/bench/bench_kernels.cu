@@ -9,7 +9,7 @@
  * three batches of 20), which is what a stream of frames costs the GPU.
  * Not part of the test suite. Usage:
  *   cs-bench-kernels [--image photo.png] [--runs N] [--only edgeaware|bilateral|recursive|
- *                    sweep|pass-sweep] [--profile]
+ *                    sweep|pass-sweep|pass-sweep-edgeaware] [--profile]
  * --profile: one launch per case, no warm-up (for ncu -k ... --launch-skip/--launch-count).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -510,7 +510,7 @@ static void bench_sweep (void)
 
 /* Each pass's time against its own segment count, the other pass on auto: the data the
  * automatic choice is fitted to (NOTES.md). */
-static void bench_pass_sweep (void)
+static void bench_pass_sweep (bool edgeaware_only)
 {
   g_batches = false;
   struct { int w, h; bool edge; double s, sr; CsPartitionStart start; } cases[] = {
@@ -524,6 +524,8 @@ static void bench_pass_sweep (void)
   };
   const int counts[] = { 8, 12, 16, 20, 24, 26, 28, 31, 32, 36, 40, 44, 48, 52, 56, 62, 64, 72, 80, 96, 112, 120, 128 };
   for (auto &c : cases) {
+    if (edgeaware_only && !c.edge)
+      continue;
     Frame f = make_frame (c.w, c.h);
     CsEdgeAwareParams ea = cs_edgeaware_params_default ();
     CsRecursiveParams rc = cs_recursive_params_default ();
@@ -566,7 +568,7 @@ int main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--only") && i + 1 < argc) {
       only = argv[++i];
     } else {
-      fprintf (stderr, "usage: %s [--image photo.png] [--runs N>=50] [--only edgeaware|bilateral|recursive|sweep|pass-sweep] [--profile]\n", argv[0]);
+      fprintf (stderr, "usage: %s [--image photo.png] [--runs N>=50] [--only edgeaware|bilateral|recursive|sweep|pass-sweep|pass-sweep-edgeaware] [--profile]\n", argv[0]);
       return 2;
     }
   }
@@ -598,7 +600,7 @@ int main (int argc, char **argv)
     bench_edgeaware ();
   if (!only || !strcmp (only, "sweep"))
     bench_sweep ();
-  if (only && !strcmp (only, "pass-sweep"))
-    bench_pass_sweep ();
+  if (only && (!strcmp (only, "pass-sweep") || !strcmp (only, "pass-sweep-edgeaware")))
+    bench_pass_sweep (!strcmp (only, "pass-sweep-edgeaware"));
   return 0;
 }
