@@ -90,6 +90,7 @@ struct UniformFilter {
   int warmup;
   Carries carried;
   static constexpr bool kNeedsFrame = false;
+  static constexpr bool kZeroStarts = false;   /* carried states */
 
   __host__ __device__ __forceinline__ void terms (float4, float4, float2 bd[2], float2 x_out[2]) const
   {
@@ -150,6 +151,7 @@ struct EdgeAwareFilter {
   float ratio2;    /* (σs/σr)², total σs */
   float warmup;    /* κσ_i */
   static constexpr bool kNeedsFrame = true;
+  static constexpr bool kZeroStarts = true;   /* every sweep starts from h = 0 */
 
   /* δ = sqrt(1 + ratio²·‖ΔI‖²) between two frame pixels (eq. 2), returned with 1/δ. */
   __host__ __device__ __forceinline__ float inv_spacing (float4 a, float4 b, float &delta) const
@@ -379,27 +381,27 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   filt.causal_state (state, line, seg, st);
   if (s >= st)
     parking.park (s, sweep_sum (state));
+  /* Fetches past the sweep's end are clamped to its last sample, and the steps past en (the
+   * last group's tail) run on those copies with only their stores guarded: each group stays
+   * one basic block, whose steps' terms the compiler overlaps with the recursion (the state
+   * is not read after the loop). */
 #pragma unroll
   for (int i = 0; i < kAhead; i++)
-    if (s + 1 + i < en)
-      cur[i].fetch (frame, in, line, s + 1 + i);
+    cur[i].fetch (frame, in, line, min (s + 1 + i, en - 1));
   for (int k0 = s + 1; k0 < en; k0 += kAhead) {
 #pragma unroll
     for (int i = 0; i < kAhead; i++)
-      if (k0 + kAhead + i < en)
-        next[i].fetch (frame, in, line, k0 + kAhead + i);
+      next[i].fetch (frame, in, line, min (k0 + kAhead + i, en - 1));
 #pragma unroll
     for (int i = 0; i < kAhead; i++) {
       const int k = k0 + i;
-      if (k < en) {
-        const float4 f = cur[i].value (in), fr = cur[i].frame_value (frame, in);
-        filt.terms (fr, fr_prev, bd, x);
-        sweep_advance (state, bd, x, f, f_prev);
-        f_prev = f;
-        fr_prev = fr;
-        if (k >= st)
-          parking.park (k, sweep_sum (state));
-      }
+      const float4 f = cur[i].value (in), fr = cur[i].frame_value (frame, in);
+      filt.terms (fr, fr_prev, bd, x);
+      sweep_advance (state, bd, x, f, f_prev);
+      f_prev = f;
+      fr_prev = fr;
+      if (k >= st && k < en)
+        parking.park (k, sweep_sum (state));
     }
 #pragma unroll
     for (int i = 0; i < kAhead; i++)
@@ -423,30 +425,27 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
     if (k < en && parking.fetched_ahead ())
       c.parked = *reinterpret_cast<const uint2 *> (partial.at (line, k));
   };
+  /* as the causal sweep, clamped at st */
 #pragma unroll
   for (int i = 0; i < kAhead; i++)
-    if (e - 1 - i >= st)
-      fetch_back (cur[i], e - 1 - i);
+    fetch_back (cur[i], max (e - 1 - i, st));
   for (int k0 = e - 1; k0 >= st; k0 -= kAhead) {
 #pragma unroll
     for (int i = 0; i < kAhead; i++)
-      if (k0 - kAhead - i >= st)
-        fetch_back (next[i], k0 - kAhead - i);
+      fetch_back (next[i], max (k0 - kAhead - i, st));
 #pragma unroll
     for (int i = 0; i < kAhead; i++) {
       const int k = k0 - i;
-      if (k >= st) {
-        const float4 f = cur[i].value (in), fr = cur[i].frame_value (frame, in);
-        filt.terms (fr_prev, fr, bd, x);
-        sweep_advance (state, bd, x, f, f_prev);
-        f_prev = f;
-        fr_prev = fr;
-        if (k < en) {
-          const float4 p = parking.take (k, cur[i].parked);
-          const float4 h = sweep_sum (state);
-          store_px (D (), out, out.at (line, k),
-              make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
-        }
+      const float4 f = cur[i].value (in), fr = cur[i].frame_value (frame, in);
+      filt.terms (fr_prev, fr, bd, x);
+      sweep_advance (state, bd, x, f, f_prev);
+      f_prev = f;
+      fr_prev = fr;
+      if (k >= st && k < en) {
+        const float4 p = parking.take (k, cur[i].parked);
+        const float4 h = sweep_sum (state);
+        store_px (D (), out, out.at (line, k),
+            make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
       }
     }
 #pragma unroll
@@ -484,6 +483,28 @@ __device__ __forceinline__ void tile_store (T (*tile)[33], const Lines &l, int r
   if (k >= lo && k < hi)
     for (int r = 0; r < 32 && row0 + r < n_lines; r++)
       *reinterpret_cast<T *> (l.at (row0 + r, k)) = tile[r][lane];
+}
+
+/* Re Σ h (r, g, b) as a half4 word pair, alpha slot 0. */
+__device__ __forceinline__ uint2 park_word (float4 h)
+{
+  __half2 a = __floats2half2_rn (h.x, h.y), b = __floats2half2_rn (h.z, 0.f);
+  return make_uint2 (*reinterpret_cast<unsigned int *> (&a), *reinterpret_cast<unsigned int *> (&b));
+}
+
+/* The terms of a step, or zero coefficients where the step lies outside the sweep (before
+ * its warm-up start): for filters whose sweeps start from a zero state (F::kZeroStarts)
+ * such a step leaves h = 0·h + 0·Δf = 0, as not stepping would. */
+template <class F>
+__device__ __forceinline__ void masked_terms (const F &filt, bool active, float4 fr_later, float4 fr_earlier,
+    float2 bd[2], float2 x[2])
+{
+  filt.terms (fr_later, fr_earlier, bd, x);
+#pragma unroll
+  for (int i = 0; i < 2; i++) {
+    bd[i] = active ? bd[i] : make_float2 (0.f, 0.f);
+    x[i] = active ? x[i] : make_float2 (0.f, 0.f);
+  }
 }
 
 __device__ __forceinline__ int warp_min (int v)
@@ -542,6 +563,12 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
   };
   float4 f_prev, fr_prev;
   sample (s_min, f_prev, fr_prev);
+  /* sample j of the staged chunk: its value and its frame value (for the spacing) */
+  const auto chunk_sample = [&] (int j, float4 &f, float4 &fr) {
+    f = fr = decode<S> (raw_in, tl.in[lane][j]);
+    if (F::kNeedsFrame && !kFrameIsIn)
+      fr = decode<U8> (frame, tl.frame[lane][j]);
+  };
   const int causal_first = s_min < st ? s_min + 1 : s_min;
   const int anticausal_first = e_max >= en ? e_max - 1 : e_max;
   /* When both sweeps take the segment as one chunk at the same place (carried starts, at
@@ -555,22 +582,34 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
     if (F::kNeedsFrame && !kFrameIsIn)
       tile_load (tl.frame, frame, row0, geo.n_lines, k0, count, lane);
     __syncwarp ();
-    for (int j = 0; j < count; j++) {
-      const int k = k0 + j;
-      const float4 f = decode<S> (raw_in, tl.in[lane][j]);
-      float4 fr = f;
-      if (F::kNeedsFrame && !kFrameIsIn)
-        fr = decode<U8> (frame, tl.frame[lane][j]);
-      if (k > s) {
-        filt.terms (fr, fr_prev, bd, x);
+    if (F::kZeroStarts) {
+      /* branch-free steps (see masked_terms): one basic block that unrolls, so that the
+       * terms of the next steps overlap this one's recursion; parked sums before st are
+       * stale slots that tile_store leaves out */
+#pragma unroll 4
+      for (int j = 0; j < count; j++) {
+        const int k = k0 + j;
+        float4 f, fr;
+        chunk_sample (j, f, fr);
+        masked_terms (filt, k > s, fr, fr_prev, bd, x);
         sweep_advance (state, bd, x, f, f_prev);
+        f_prev = f;
+        fr_prev = fr;
+        tl.park[lane][j] = park_word (sweep_sum (state));
       }
-      f_prev = f;
-      fr_prev = fr;
-      if (k >= st) {
-        const float4 h = sweep_sum (state);
-        __half2 a = __floats2half2_rn (h.x, h.y), b = __floats2half2_rn (h.z, 0.f);
-        tl.park[lane][j] = make_uint2 (*reinterpret_cast<unsigned int *> (&a), *reinterpret_cast<unsigned int *> (&b));
+    } else {
+      for (int j = 0; j < count; j++) {
+        const int k = k0 + j;
+        float4 f, fr;
+        chunk_sample (j, f, fr);
+        if (k > s) {
+          filt.terms (fr, fr_prev, bd, x);
+          sweep_advance (state, bd, x, f, f_prev);
+        }
+        f_prev = f;
+        fr_prev = fr;
+        if (k >= st)
+          tl.park[lane][j] = park_word (sweep_sum (state));
       }
     }
     __syncwarp ();
@@ -592,25 +631,40 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
       for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
         tl.park[r][lane] = *reinterpret_cast<const uint2 *> (partial.at (row0 + r, k0 + lane));
     __syncwarp ();
-    for (int j = count - 1; j >= 0; j--) {
-      const int k = k0 + j;
-      const float4 f = decode<S> (raw_in, tl.in[lane][j]);
-      float4 fr = f;
-      if (F::kNeedsFrame && !kFrameIsIn)
-        fr = decode<U8> (frame, tl.frame[lane][j]);
-      if (k < e) {
-        filt.terms (fr_prev, fr, bd, x);
+    const auto output = [&] (int j, float4 f) {
+      const float4 p = load_px (H4 (), partial, reinterpret_cast<const char *> (&tl.park[lane][j]));
+      const float4 h = sweep_sum (state);
+      const float4 o = make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w);
+      store_px (D (), out, reinterpret_cast<char *> (&tl.park[lane][j]), o);
+    };
+    if (F::kZeroStarts) {
+      /* as the causal sweep; outputs at k >= en land in slots that the stores leave out */
+#pragma unroll 4
+      for (int j = count - 1; j >= 0; j--) {
+        const int k = k0 + j;
+        float4 f, fr;
+        chunk_sample (j, f, fr);
+        masked_terms (filt, k < e, fr_prev, fr, bd, x);
         sweep_advance (state, bd, x, f, f_prev);
-      } else if (k == e && valid) {
-        filt.anticausal_state (state, row, blockIdx.y, en, geo.n);
+        f_prev = f;
+        fr_prev = fr;
+        output (j, f);
       }
-      f_prev = f;
-      fr_prev = fr;
-      if (k < en) {
-        const float4 p = load_px (H4 (), partial, reinterpret_cast<const char *> (&tl.park[lane][j]));
-        const float4 h = sweep_sum (state);
-        const float4 o = make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w);
-        store_px (D (), out, reinterpret_cast<char *> (&tl.park[lane][j]), o);
+    } else {
+      for (int j = count - 1; j >= 0; j--) {
+        const int k = k0 + j;
+        float4 f, fr;
+        chunk_sample (j, f, fr);
+        if (k < e) {
+          filt.terms (fr_prev, fr, bd, x);
+          sweep_advance (state, bd, x, f, f_prev);
+        } else if (k == e && valid) {
+          filt.anticausal_state (state, row, blockIdx.y, en, geo.n);
+        }
+        f_prev = f;
+        fr_prev = fr;
+        if (k < en)
+          output (j, f);
       }
     }
     __syncwarp ();
