@@ -485,6 +485,34 @@ __device__ __forceinline__ void tile_store (T (*tile)[33], const Lines &l, int r
       *reinterpret_cast<T *> (l.at (row0 + r, k)) = tile[r][lane];
 }
 
+template <int kBytes>
+__device__ __forceinline__ void cp_async (void *dst, const void *src)
+{
+  const unsigned int d = (unsigned int) __cvta_generic_to_shared (dst);
+  asm volatile ("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(d), "l"(src), "n"(kBytes) : "memory");
+}
+
+/* Stages a chunk of up to three planes into their tiles (lane = sample; `on`: this lane's
+ * sample is wanted from that plane) as asynchronous copies, global to shared without
+ * registers, and waits for them once: one memory latency a chunk, where loads through
+ * registers waited one per plane and batch of rows. The caller's __syncwarp makes the
+ * tiles visible to the warp. */
+template <class A, class B, class C>
+__device__ __forceinline__ void stage_chunk (A (*ta)[33], const Lines &la, bool on_a, B (*tb)[33], const Lines &lb,
+    bool on_b, C (*tc)[33], const Lines &lc, bool on_c, int row0, int n_lines, int k, int lane)
+{
+  const int rows = min (32, n_lines - row0);
+  for (int r = 0; r < rows; r++) {
+    if (on_a)
+      cp_async<sizeof (A)> (&ta[r][lane], la.at (row0 + r, k));
+    if (on_b)
+      cp_async<sizeof (B)> (&tb[r][lane], lb.at (row0 + r, k));
+    if (on_c)
+      cp_async<sizeof (C)> (&tc[r][lane], lc.at (row0 + r, k));
+  }
+  asm volatile ("cp.async.wait_all;" ::: "memory");
+}
+
 /* Re Σ h (r, g, b) as a half4 word pair, alpha slot 0. */
 __device__ __forceinline__ uint2 park_word (float4 h)
 {
@@ -578,9 +606,8 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
 
   for (int k0 = causal_first; k0 < en; k0 += 32) {
     const int count = min (32, en - k0);
-    tile_load (tl.in, in, row0, geo.n_lines, k0, count, lane);
-    if (F::kNeedsFrame && !kFrameIsIn)
-      tile_load (tl.frame, frame, row0, geo.n_lines, k0, count, lane);
+    stage_chunk (tl.in, in, lane < count, tl.frame, frame, F::kNeedsFrame && !kFrameIsIn && lane < count,
+        tl.park, partial, false, row0, geo.n_lines, k0 + lane, lane);
     __syncwarp ();
     if (F::kZeroStarts) {
       /* branch-free steps (see masked_terms): one basic block that unrolls, so that the
@@ -624,12 +651,8 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
     filt.anticausal_state (state, row, blockIdx.y, en, geo.n);
   for (int k1 = anticausal_first; k1 >= st; k1 -= 32) {
     const int k0 = max (k1 - 31, st), count = k1 - k0 + 1;
-    tile_load (tl.in, in, row0, geo.n_lines, k0, count, lane);
-    if (F::kNeedsFrame && !kFrameIsIn)
-      tile_load (tl.frame, frame, row0, geo.n_lines, k0, count, lane);
-    if (k0 + lane < en && lane < count && !parked_in_tile)
-      for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
-        tl.park[r][lane] = *reinterpret_cast<const uint2 *> (partial.at (row0 + r, k0 + lane));
+    stage_chunk (tl.in, in, lane < count, tl.frame, frame, F::kNeedsFrame && !kFrameIsIn && lane < count,
+        tl.park, partial, k0 + lane < en && lane < count && !parked_in_tile, row0, geo.n_lines, k0 + lane, lane);
     __syncwarp ();
     const auto output = [&] (int j, float4 f) {
       const float4 p = load_px (H4 (), partial, reinterpret_cast<const char *> (&tl.park[lane][j]));
