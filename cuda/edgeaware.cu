@@ -21,6 +21,8 @@
 
 #include <math.h>
 
+#include <algorithm>
+
 namespace cs {
 
 static size_t plane_pitch (int width)
@@ -34,6 +36,7 @@ static double saturating_sweeps (const CsCudaDevice *dev, CsPass pass)
   return (double) dev->sm_count * (pass == CS_PASS_ROWS ? 450.0 : 1900.0);
 }
 static const int kMinPartition = 32;
+static const int kRowBlocksPerSm = 4;
 
 static EdgeAwareFilter filter_for (double sigma_i, const CsEdgeAwareParams *p)
 {
@@ -67,8 +70,15 @@ extern "C" int cs_cuda_edgeaware_auto_blocks (const CsCudaDevice *dev, int width
   /* The first iteration has the largest σ_i and dominates; Δt >= 1, so κσ_1 transformed
    * units is at most κσ_1 samples. */
   const double warmup = p->kappa * cs_edgeaware_iteration_sigma (p, 1);
-  return cs_auto_partitions_short (rows ? width : height, rows ? height : width, warmup, saturating_sweeps (dev, pass),
-      kMinPartition, 256, rows ? 0 : kParkOnChipMaxSamples, kParkOnChipStepCost);
+  const int b = cs_auto_partitions_short (rows ? width : height, rows ? height : width, warmup,
+      saturating_sweeps (dev, pass), kMinPartition, 256, rows ? 0 : kParkOnChipMaxSamples, kParkOnChipStepCost);
+  if (!rows)
+    return b;
+  /* At most kRowBlocksPerSm row blocks per SM: the row pass sweeps (NOTES.md, v12) ran best
+   * at ~4 blocks of 64 rows per SM (1080p 31 segments, 2048² and 4K 16) and the model, which
+   * sees only warm-up against parallelism, asked for up to twice that (37 at 1080p and 4K). */
+  const int row_blocks = div_up (height, 32 * kRowWarps);
+  return std::max (1, std::min (b, kRowBlocksPerSm * dev->sm_count / row_blocks));
 }
 
 extern "C" cudaError_t cs_cuda_edgeaware (const CsCudaImage *src, const CsCudaImage *dst,
