@@ -15,9 +15,9 @@
  * on adjacent columns, so every access is coalesced. Rows: one warp per 32 rows and
  * segment; the warp stages 32x32 tiles through shared memory so that global reads and
  * writes stay coalesced while each lane sweeps its own row. The causal pass parks
- * Re Σ h⁺ (small: the filter's correction, not the signal) as half4 — in shared memory
- * for column segments of up to 48 samples, else in a plane — and the anticausal pass adds
- * it back.
+ * Re Σ h⁺ (small: the filter's correction, not the signal) in fp16 — for column segments
+ * of up to 64 samples (128 threads a block) to 256 (32 threads) in shared memory, 6 bytes a
+ * sample, else as half4 in a plane — and the anticausal pass adds it back.
  */
 #ifndef CS_SWEEP_CUH
 #define CS_SWEEP_CUH
@@ -315,30 +315,38 @@ template <class S, class F> struct ColumnSample {
  * else in the partial plane. Each thread owns one column of the shared array. */
 template <bool kOnChip> struct Parking;
 
+extern __shared__ __half2 parked_tile[];
+
 template <> struct Parking<true> {
-  uint2 *slots;   /* [sample − st][threadIdx.x] */
-  int st;
-  __device__ __forceinline__ Parking (const Lines &, int, int st_)
+  /* parked_tile holds (r, g) as [sample − st][thread], then b as [sample − st][thread] in
+   * halves (alpha is not parked): 6 bytes a sample. Indices, not pointers, keep the
+   * addressing in 32-bit shared space. */
+  int rg, b, st;
+  __device__ __forceinline__ Parking (const Lines &, int, int st_, int samples)
   {
-    extern __shared__ uint2 parked_tile[];
-    slots = parked_tile + threadIdx.x;
+    rg = threadIdx.x;
+    b = 2 * samples * blockDim.x + threadIdx.x;
     st = st_;
   }
   __device__ __forceinline__ void park (int k, float4 v)
   {
-    store_px (H4 (), Lines (), reinterpret_cast<char *> (&slots[(k - st) * blockDim.x]), v);
+    const int i = (k - st) * blockDim.x;
+    parked_tile[rg + i] = __floats2half2_rn (v.x, v.y);
+    reinterpret_cast<__half *> (parked_tile)[b + i] = __float2half_rn (v.z);
   }
   __device__ __forceinline__ bool fetched_ahead () const { return false; }
   __device__ __forceinline__ float4 take (int k, uint2) const
   {
-    return load_px (H4 (), Lines (), reinterpret_cast<const char *> (&slots[(k - st) * blockDim.x]));
+    const int i = (k - st) * blockDim.x;
+    const float2 v = __half22float2 (parked_tile[rg + i]);
+    return make_float4 (v.x, v.y, __half2float (reinterpret_cast<const __half *> (parked_tile)[b + i]), 0.f);
   }
 };
 
 template <> struct Parking<false> {
   Lines plane;
   int line;
-  __device__ __forceinline__ Parking (const Lines &partial, int line_, int)
+  __device__ __forceinline__ Parking (const Lines &partial, int line_, int, int)
   {
     plane = partial;
     line = line_;
@@ -356,7 +364,7 @@ template <> struct Parking<false> {
 
 /* Shared memory per thread and sample when a segment's sums are parked on chip, and the
  * most a launch takes that way (the default dynamic limit: no opt-in needed). */
-static constexpr int kColumnThreads = 128, kParkBytesPerSample = 8, kParkOnChipMaxBytes = 48 * 1024;
+static constexpr int kColumnThreads = 128, kParkBytesPerSample = 6, kParkOnChipMaxBytes = 48 * 1024;
 static constexpr int kParkOnChipMaxSamples = kParkOnChipMaxBytes / (kColumnThreads * kParkBytesPerSample);
 /* What parking on chip saves a column pass per step, for the automatic segment count:
  * about a fifth (H100: recursivegauss 4K σ=5 −13 % overall, edgeawaregauss 1080p −10 %). */
@@ -372,7 +380,7 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   SweepState state;
   float2 bd[2], x[2];
   ColumnSample<S, F> cur[kAhead], next[kAhead], edge;
-  Parking<kOnChip> parking (partial, line, st);
+  Parking<kOnChip> parking (partial, line, st, (geo.n + geo.segments - 1) / geo.segments);
 
   /* causal: samples s+1 .. en−1 step from their predecessor */
   const int s = filt.causal_start (frame, line, st);

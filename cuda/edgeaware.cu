@@ -30,10 +30,11 @@ static size_t plane_pitch (int width)
   return ((size_t) width * 8 + 255) / 256 * 256;
 }
 
-/* As in recursive.cu, fitted to this filter's pass sweeps on an H100 (NOTES.md). */
+/* As in recursive.cu, fitted to this filter's pass sweeps on an H100 (NOTES.md; the column
+ * rate refitted in v13, when on-chip parking went to 6 bytes a sample). */
 static double saturating_sweeps (const CsCudaDevice *dev, CsPass pass)
 {
-  return (double) dev->sm_count * (pass == CS_PASS_ROWS ? 450.0 : 1900.0);
+  return (double) dev->sm_count * (pass == CS_PASS_ROWS ? 450.0 : 1000.0);
 }
 static const int kMinPartition = 32;
 static const int kRowBlocksPerSm = 4;
