@@ -18,6 +18,7 @@
 #include "cs_bilateral_half.cuh"
 #include "cs_cuda.h"
 #include "cs_cuda_px.cuh"
+#include "cs_mufu.cuh"
 
 #include <math.h>
 
@@ -30,19 +31,12 @@ struct BilateralK {
   int radius;
 };
 
-__device__ __forceinline__ float fast_exp2 (float x)
-{
-  float y;
-  asm ("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-
 /* Weight of one neighbour: spatial term s2 = |p−q|² (pixels²), range d2 = ‖I(p)−I(q)‖². */
 __device__ __forceinline__ float weight (const BilateralK &k, float d2, float s2)
 {
   if (k.lorentzian)
-    return __fdividef (fast_exp2 (k.c_s * s2), fmaf (k.c_r, d2, 1.0f));
-  return fast_exp2 (fmaf (k.c_r, d2, k.c_s * s2));
+    return __fdividef (ex2_ftz (k.c_s * s2), fmaf (k.c_r, d2, 1.0f));
+  return ex2_ftz (fmaf (k.c_r, d2, k.c_s * s2));
 }
 
 /* Σ w·q (r, g, b) and Σ w of one window, and its normalised result with alpha. */
@@ -110,13 +104,13 @@ bilateral_tiled (Lines in, Lines out, int width, int height, BilateralK k)
 #pragma unroll
     for (int j = 0; j < K; j++) {
       const float dy = row_offset - (float) j;
-      b[j] = kLorentzian ? fast_exp2 (k.c_s * dy * dy) : fmaf (k.c_s, dy * dy, m[j].w);
+      b[j] = kLorentzian ? ex2_ftz (k.c_s * dy * dy) : fmaf (k.c_s, dy * dy, m[j].w);
     }
 #pragma unroll
     for (int dx = -R; dx <= R; dx++) {
       const float4 q = tile[ty0 + r][tx + R + dx];
       const float sx = k.c_s * (float) (dx * dx);
-      const float a = kLorentzian ? fast_exp2 (sx) : q.w + sx;
+      const float a = kLorentzian ? ex2_ftz (sx) : q.w + sx;
 #pragma unroll
       for (int j = 0; j < K; j++) {
         const int dy = r - R - j;   /* window row of output j */
@@ -127,7 +121,7 @@ bilateral_tiled (Lines in, Lines out, int width, int height, BilateralK k)
           const float d2 = fmaf (m[j].x, q.x, fmaf (m[j].y, q.y, fmaf (m[j].z, q.z, q.w + m[j].w)));
           wt = __fdividef (a * b[j], fmaf (k.c_r, d2, 1.0f));
         } else {
-          wt = fast_exp2 (fmaf (m[j].x, q.x, fmaf (m[j].y, q.y, fmaf (m[j].z, q.z, a + b[j]))));
+          wt = ex2_ftz (fmaf (m[j].x, q.x, fmaf (m[j].y, q.y, fmaf (m[j].z, q.z, a + b[j]))));
         }
         acc[j][0] = fmaf (wt, q.x, acc[j][0]);
         acc[j][1] = fmaf (wt, q.y, acc[j][1]);

@@ -50,6 +50,7 @@
  */
 #include "cs_bilateral_half.cuh"
 #include "cs_cuda_px.cuh"
+#include "cs_mufu.cuh"
 
 #include <math.h>
 
@@ -126,15 +127,6 @@ __device__ __forceinline__ __half2 exp2_h2 (__half2 x)
   return as_half2 (y);
 }
 
-/* 1/x for x >= 1 (a sum of weights with the centre's 1): the bare MUFU.RCP, without the
- * range checks __fdividef brings. */
-__device__ __forceinline__ float reciprocal (float x)
-{
-  float r;
-  asm ("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-
 /* out = p + 16·Σw·d/Σw (d in sixteenths; with scaled colours (16/a)·Σw·D/Σw) in one
  * HFMA2 per channel and output pair: with 1024 + p as the addend (exact: 16·(64 + p/16),
  * or from the centre's bytes) the result lies in [1024, 2048), where fp16's step is 1, so
@@ -175,7 +167,7 @@ __device__ __forceinline__ uint2 output_pair (const __half2 (&sums)[4], const un
 {
   const __half2 lowest = __float2half2_rn (1024.0f), highest = __float2half2_rn (1279.0f);
   const float2 s_w = __half22float2 (sums[3]);
-  const float2 r_w = make_float2 (reciprocal (s_w.x), reciprocal (s_w.y));
+  const float2 r_w = make_float2 (rcp_ftz (s_w.x), rcp_ftz (s_w.y));   /* Σw >= 1 (the centre's 1): the bare MUFU.RCP */
   /* 16/Σw: one packed multiply by a power of two (the same bits as rounding 16/Σw) */
   const __half2 inv = kScaledColours ? __floats2half2_rn (r_w.x * out_scale, r_w.y * out_scale)
                                      : __hmul2 (__floats2half2_rn (r_w.x, r_w.y), __float2half2_rn (16.0f));

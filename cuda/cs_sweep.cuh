@@ -24,6 +24,7 @@
 
 #include "cs_cuda_complex.cuh"
 #include "cs_cuda_px.cuh"
+#include "cs_mufu.cuh"
 
 namespace cs {
 
@@ -124,25 +125,6 @@ struct UniformFilter {
   }
 };
 
-/* MUFU.EX2 and MUFU.RSQ without the denormal guards that exp2f and rsqrtf put around them
- * (a compare and a scaling multiply before, one after: ten instructions a step, on the
- * chain of the terms). rsqrt's argument 1 + ratio²·‖ΔI‖² is >= 1, and ex2's δ·log2|b| <= 0
- * only leaves the normal range where b^δ < 2^−126, negligible against 1 either way. The
- * results are the same bits wherever the guards did not fire. */
-__device__ __forceinline__ float ex2_ftz (float v)
-{
-  float r;
-  asm ("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
-  return r;
-}
-
-__device__ __forceinline__ float rsqrt_ftz (float v)
-{
-  float r;
-  asm ("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
-  return r;
-}
-
 /* edgeawaregauss: spacings from the 8-bit frame, terms per sample, warm-up of κσ_i of
  * transformed distance (Algorithm B). */
 struct EdgeAwareFilter {
@@ -158,7 +140,7 @@ struct EdgeAwareFilter {
   {
     const float v = fmaf (ratio2, colour_d2 (a, b), 1.0f);
 #ifdef __CUDA_ARCH__
-    const float r = rsqrt_ftz (v);
+    const float r = rsqrt_ftz (v);   /* v >= 1 (cs_mufu.cuh) */
 #else
     const float r = 1.0f / sqrtf (v);
 #endif
@@ -175,7 +157,7 @@ struct EdgeAwareFilter {
     for (int i = 0; i < 2; i++) {
       float sn, cs_;
 #ifdef __CUDA_ARCH__
-      const float m = ex2_ftz (delta * log2_abs_b[i]);
+      const float m = ex2_ftz (delta * log2_abs_b[i]);   /* flushes only where b^δ < 2^−126 */
       __sincosf (delta * arg_b[i], &sn, &cs_);
 #else
       const float m = exp2f (delta * log2_abs_b[i]);
