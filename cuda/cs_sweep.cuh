@@ -14,7 +14,8 @@
  * Two kernels walk the lines. Columns: one thread per (column, segment), adjacent threads
  * on adjacent columns, so every access is coalesced. Rows: one warp per 32 rows and
  * segment; the warp stages 32x32 tiles through shared memory so that global reads and
- * writes stay coalesced while each lane sweeps its own row. The causal pass parks
+ * writes stay coalesced while each lane sweeps its own row (edgeawaregauss: two warps per 32
+ * rows and segment, which meet at the segment's middle, sweep_rows_split). The causal pass parks
  * Re Σ h⁺ (small: the filter's correction, not the signal) in fp16 — for column segments
  * of up to 64 samples (128 threads a block) to 256 (32 threads) in shared memory, 6 bytes a
  * sample, else as half4 in a plane — and the anticausal pass adds it back.
@@ -444,6 +445,148 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   }
 }
 
+/* Columns of filters whose sweeps start from zero, each (column, segment) on two threads
+ * that meet at the segment's middle, as sweep_rows_split does for rows: thread 0 of the pair
+ * sweeps causally up to mid − 1 and thread 1 anticausally down to mid, each parking its
+ * half's sums on chip; they trade states, and each sweeps the other half in its other
+ * direction, writing the outputs. A block is kSplitColumns columns by the two roles (so
+ * that each warp holds 32 adjacent columns of one role). */
+static constexpr int kSplitColumns = 64;
+static constexpr int kSplitColumnsMaxStaticBytes = 2 * kSplitColumns * (int) sizeof (SweepState) + kSplitColumns * 4;
+
+/* Each thread of a pair parks at most half a segment plus one sample. */
+__host__ __device__ constexpr int split_column_park_samples (int segment)
+{
+  return segment / 2 + 1;
+}
+
+/* The longest segment whose halves a block of `columns` column pairs parks on chip (64
+ * columns: 109 samples, 32: 221). */
+__host__ __device__ constexpr int split_columns_max_samples (int columns)
+{
+  return 2 * ((kParkOnChipMaxBytes - kSplitColumnsMaxStaticBytes) / (kParkBytesPerSample * 2 * columns) - 1) + 1;
+}
+
+/* Steps k = first, first + kDir, ..., last of a column sweep, from the state and previous
+ * sample given; samples fetched kAhead ahead (clamped to the range), `emit (k, f)` after
+ * each step. Full groups run without branches; the last few steps one by one. */
+template <int kDir, class S, class F, class Emit>
+__device__ __forceinline__ void column_steps (const Lines &frame, const Lines &in, int line, int first, int last,
+    const F &filt, SweepState &state, float4 &f_prev, float4 &fr_prev, Emit emit)
+{
+  const int n = (last - first) * kDir + 1;
+  if (n <= 0)
+    return;
+  float2 bd[2], x[2];
+  ColumnSample<S, F> cur[kAhead], next[kAhead];
+  const auto k_of = [&] (int i) { return first + kDir * i; };
+  const auto step = [&] (const ColumnSample<S, F> &c, int k) {
+    const float4 f = c.value (in), fr = c.frame_value (frame, in);
+    if (kDir > 0)
+      filt.terms (fr, fr_prev, bd, x);
+    else
+      filt.terms (fr_prev, fr, bd, x);
+    sweep_advance (state, bd, x, f, f_prev);
+    f_prev = f;
+    fr_prev = fr;
+    emit (k, f);
+  };
+#pragma unroll
+  for (int i = 0; i < kAhead; i++)
+    cur[i].fetch (frame, in, line, k_of (min (i, n - 1)));
+  int i0 = 0;
+  for (; i0 + kAhead <= n; i0 += kAhead) {
+#pragma unroll
+    for (int i = 0; i < kAhead; i++)
+      next[i].fetch (frame, in, line, k_of (min (i0 + kAhead + i, n - 1)));
+#pragma unroll
+    for (int i = 0; i < kAhead; i++)
+      step (cur[i], k_of (i0 + i));
+#pragma unroll
+    for (int i = 0; i < kAhead; i++)
+      cur[i] = next[i];
+  }
+#pragma unroll
+  for (int i = 0; i < kAhead - 1; i++)
+    if (i0 + i < n)
+      step (cur[i], k_of (i0 + i));
+}
+
+template <class S, class D, class F>
+__global__ void __launch_bounds__ (2 * kSplitColumns, 4)
+sweep_columns_split (Lines frame, Lines in, Lines out, Segments geo, F filt)
+{
+  static_assert (F::kZeroStarts, "the states traded at the middle are the only start states");
+  const int columns = blockDim.x / 2, role = threadIdx.x / columns, c = threadIdx.x % columns;
+  __shared__ SweepState traded[2][kSplitColumns];   /* [direction][column]: h⁺[mid − 1], h⁻[mid] */
+  __shared__ int causal_starts[kSplitColumns];
+  const int line = blockIdx.x * columns + c;
+  const bool valid = line < geo.n_lines;
+  int st, en;
+  geo.bounds (blockIdx.y, st, en);
+  if (en <= st)
+    return;   /* the whole block */
+  const int mid = st + (en - st) / 2;   /* role 0 writes st..mid−1, role 1 mid..en−1 */
+  /* each role parks its own half: role 0 st..mid−1, role 1 mid..en−1 */
+  Parking<true> parking (in, line, role ? mid : st, split_column_park_samples ((geo.n + geo.segments - 1) / geo.segments));
+  SweepState state;
+  sweep_zero (state);
+  ColumnSample<S, F> edge;
+  float4 f_prev, fr_prev;
+  const auto start_at = [&] (int k) {
+    edge.fetch (frame, in, line, k);
+    f_prev = edge.value (in);
+    fr_prev = edge.frame_value (frame, in);
+  };
+  const auto park = [&] (int k, float4) { parking.park (k, sweep_sum (state)); };
+  const auto output = [&] (int k, float4 f) {
+    const float4 p = parking.take (k, uint2 ()), h = sweep_sum (state);
+    store_px (D (), out, out.at (line, k), make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
+  };
+
+  if (valid) {
+    if (role == 0) {
+      const int s = filt.causal_start (frame, line, st);
+      start_at (s);
+      if (s >= st)
+        parking.park (s, sweep_sum (state));
+      column_steps<1, S> (frame, in, line, s + 1, mid - 1, filt, state, f_prev, fr_prev, [&] (int k, float4 f) {
+        if (k >= st)
+          park (k, f);
+      });
+      causal_starts[c] = s;
+    } else {
+      const int e = filt.anticausal_end (frame, line, en, geo.n);
+      start_at (e);
+      if (e < en)
+        parking.park (e, sweep_sum (state));
+      column_steps<-1, S> (frame, in, line, e - 1, mid, filt, state, f_prev, fr_prev, [&] (int k, float4 f) {
+        if (k < en)
+          park (k, f);
+      });
+    }
+    traded[role][c] = state;
+  }
+  __syncthreads ();
+  if (!valid)
+    return;
+  if (role == 0) {
+    /* anticausal from h⁻[mid] down to st */
+    state = traded[1][c];
+    start_at (mid);
+    column_steps<-1, S> (frame, in, line, mid - 1, st, filt, state, f_prev, fr_prev, output);
+  } else {
+    /* causal from h⁺[mid − 1] up to en − 1; a sweep that starts at mid itself (s = st =
+     * mid) has no step into mid, and its sum there is 0 */
+    const int s = causal_starts[c];
+    state = traded[0][c];
+    start_at (s >= mid ? mid : mid - 1);
+    if (s >= mid)
+      output (mid, f_prev);
+    column_steps<1, S> (frame, in, line, s >= mid ? mid + 1 : mid, en - 1, filt, state, f_prev, fr_prev, output);
+  }
+}
+
 /* ---------------------------------------------------------------- rows: staged */
 
 static constexpr int kRowWarps = 2;   /* warps per block; each owns 32 rows */
@@ -541,6 +684,31 @@ __device__ __forceinline__ int warp_max (int v)
   return v;
 }
 
+/* A lane's samples of its row: a sample's value and its frame value (for the spacing),
+ * straight from memory (zero for lanes past the last row) or from the staged chunk. */
+template <class S, class F, bool kFrameIsIn> struct RowSamples {
+  const Lines &frame, &in;
+  const RowTiles<S, F> &tl;
+  int row, lane;
+  bool valid;
+
+  __device__ __forceinline__ void at (int k, float4 &f, float4 &fr) const
+  {
+    f = fr = make_float4 (0.f, 0.f, 0.f, 0.f);
+    if (valid) {
+      f = fr = load_px (S (), in, in.at (row, k));
+      if (F::kNeedsFrame && !kFrameIsIn)
+        fr = load_px (U8 (), frame, frame.at (row, k));
+    }
+  }
+  __device__ __forceinline__ void staged (int j, float4 &f, float4 &fr) const
+  {
+    f = fr = decode<S> (in, tl.in[lane][j]);
+    if (F::kNeedsFrame && !kFrameIsIn)
+      fr = decode<U8> (frame, tl.frame[lane][j]);
+  }
+};
+
 /* kFrameIsIn: the pass reads the frame itself (first pass), so one tile serves both. */
 template <class S, class D, class F, bool kFrameIsIn>
 __global__ void __launch_bounds__ (32 * kRowWarps)
@@ -561,7 +729,6 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
   const int s = valid ? filt.causal_start (frame, row, st) : st;
   const int e = valid ? filt.anticausal_end (frame, row, en, geo.n) : en - 1;
   const int s_min = warp_min (s), e_max = warp_max (e);
-  const Lines raw_in = in;
   SweepState state;
   if (valid)
     filt.causal_state (state, row, blockIdx.y, st);
@@ -571,22 +738,9 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
   /* The first sample of a sweep only gives the difference of the next step: when nothing is
    * written there, each lane loads it itself, and the tiles start one sample later (a
    * segment of 32·m samples would otherwise stage m + 1 tiles, one of them for a sample). */
-  const auto sample = [&] (int k, float4 &f, float4 &fr) {
-    f = fr = make_float4 (0.f, 0.f, 0.f, 0.f);
-    if (valid) {
-      f = fr = load_px (S (), in, in.at (row, k));
-      if (F::kNeedsFrame && !kFrameIsIn)
-        fr = load_px (U8 (), frame, frame.at (row, k));
-    }
-  };
+  const RowSamples<S, F, kFrameIsIn> samples = { frame, in, tl, row, lane, valid };
   float4 f_prev, fr_prev;
-  sample (s_min, f_prev, fr_prev);
-  /* sample j of the staged chunk: its value and its frame value (for the spacing) */
-  const auto chunk_sample = [&] (int j, float4 &f, float4 &fr) {
-    f = fr = decode<S> (raw_in, tl.in[lane][j]);
-    if (F::kNeedsFrame && !kFrameIsIn)
-      fr = decode<U8> (frame, tl.frame[lane][j]);
-  };
+  samples.at (s_min, f_prev, fr_prev);
   const int causal_first = s_min < st ? s_min + 1 : s_min;
   const int anticausal_first = e_max >= en ? e_max - 1 : e_max;
   /* When both sweeps take the segment as one chunk at the same place (carried starts, at
@@ -607,7 +761,7 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
       for (int j = 0; j < count; j++) {
         const int k = k0 + j;
         float4 f, fr;
-        chunk_sample (j, f, fr);
+        samples.staged (j, f, fr);
         masked_terms (filt, k > s, fr, fr_prev, bd, x);
         sweep_advance (state, bd, x, f, f_prev);
         f_prev = f;
@@ -618,7 +772,7 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
       for (int j = 0; j < count; j++) {
         const int k = k0 + j;
         float4 f, fr;
-        chunk_sample (j, f, fr);
+        samples.staged (j, f, fr);
         if (k > s) {
           filt.terms (fr, fr_prev, bd, x);
           sweep_advance (state, bd, x, f, f_prev);
@@ -636,7 +790,7 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
   }
 
   sweep_zero (state);
-  sample (e_max, f_prev, fr_prev);
+  samples.at (e_max, f_prev, fr_prev);
   if (e == e_max && valid)
     filt.anticausal_state (state, row, blockIdx.y, en, geo.n);
   for (int k1 = anticausal_first; k1 >= st; k1 -= 32) {
@@ -656,7 +810,7 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
       for (int j = count - 1; j >= 0; j--) {
         const int k = k0 + j;
         float4 f, fr;
-        chunk_sample (j, f, fr);
+        samples.staged (j, f, fr);
         masked_terms (filt, k < e, fr_prev, fr, bd, x);
         sweep_advance (state, bd, x, f, f_prev);
         f_prev = f;
@@ -667,7 +821,7 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
       for (int j = count - 1; j >= 0; j--) {
         const int k = k0 + j;
         float4 f, fr;
-        chunk_sample (j, f, fr);
+        samples.staged (j, f, fr);
         if (k < e) {
           filt.terms (fr_prev, fr, bd, x);
           sweep_advance (state, bd, x, f, f_prev);
@@ -692,6 +846,153 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
     }
     __syncwarp ();
   }
+}
+
+/* Rows of filters whose sweeps start from zero (F::kZeroStarts), each (32 rows, segment) on
+ * two warps at once. Warp 0 sweeps causally from the warm-up start to the segment's middle
+ * and warp 1 anticausally from the warm-up end down to the middle, each parking its sums
+ * for its half of the segment; at the middle they trade states, and each sweeps the other
+ * half in its other direction, writing the outputs there. Every sample of the segment is
+ * stepped once per direction as in sweep_rows, in the same order from the same states (the
+ * recursions are the same to the bit), but a segment's chain is half as long, so a launch
+ * holds twice the warps for the same warm-up work: sweep_rows ran at ~8 warps per SM, bound by
+ * latency, and more segments to fill the SM cost more warm-up than they gained (NOTES.md). */
+static constexpr int kSplitRowLines = 32;   /* rows per block of sweep_rows_split (two warps) */
+
+template <class S, class D, class F, bool kFrameIsIn>
+__global__ void __launch_bounds__ (64)
+sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F filt)
+{
+  static_assert (F::kZeroStarts, "the states traded at the middle are the only start states");
+  __shared__ RowTiles<S, F> tiles[2];
+  __shared__ SweepState traded[2][32];   /* [direction][lane]: h⁺[mid − 1], h⁻[mid] */
+  __shared__ int causal_starts[32];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int row0 = blockIdx.x * kSplitRowLines;
+  if (row0 >= geo.n_lines)
+    return;   /* the whole block */
+  RowTiles<S, F> &tl = tiles[warp];
+  const int row = row0 + lane;
+  const bool valid = row < geo.n_lines;
+  int st, en;
+  geo.bounds (blockIdx.y, st, en);
+  if (en <= st)
+    return;
+  const int mid = st + (en - st) / 2;   /* warp 0 writes st..mid−1, warp 1 mid..en−1 */
+  const RowSamples<S, F, kFrameIsIn> samples = { frame, in, tl, row, lane, valid };
+  SweepState state;
+  sweep_zero (state);
+  float2 bd[2], x[2];
+  float4 f_prev, fr_prev;
+  /* Steps over chunks of up to 32 samples, causal (k = from .. to − 1, active where k > s) or
+   * anticausal (k = from down to to, active where k < e), as in sweep_rows; each chunk is
+   * staged (with the other direction's parked sums where `parked`), `emit (j, f)` follows each
+   * step, and `flush (k0, count)` each chunk. */
+  const auto causal = [&] (int from, int to, int s, bool parked, auto emit, auto flush) {
+    for (int k0 = from; k0 < to; k0 += 32) {
+      const int count = min (32, to - k0);
+      stage_chunk (tl.in, in, lane < count, tl.frame, frame, F::kNeedsFrame && !kFrameIsIn && lane < count,
+          tl.park, partial, parked && lane < count, row0, geo.n_lines, k0 + lane, lane);
+      __syncwarp ();
+#pragma unroll 4
+      for (int j = 0; j < count; j++) {
+        float4 f, fr;
+        samples.staged (j, f, fr);
+        masked_terms (filt, k0 + j > s, fr, fr_prev, bd, x);
+        sweep_advance (state, bd, x, f, f_prev);
+        f_prev = f;
+        fr_prev = fr;
+        emit (j, f);
+      }
+      flush (k0, count);
+    }
+  };
+  const auto anticausal = [&] (int from, int to, int e, bool parked, auto emit, auto flush) {
+    for (int k1 = from; k1 >= to; k1 -= 32) {
+      const int k0 = max (k1 - 31, to), count = k1 - k0 + 1;
+      stage_chunk (tl.in, in, lane < count, tl.frame, frame, F::kNeedsFrame && !kFrameIsIn && lane < count,
+          tl.park, partial, parked && lane < count, row0, geo.n_lines, k0 + lane, lane);
+      __syncwarp ();
+#pragma unroll 4
+      for (int j = count - 1; j >= 0; j--) {
+        float4 f, fr;
+        samples.staged (j, f, fr);
+        masked_terms (filt, k0 + j < e, fr_prev, fr, bd, x);
+        sweep_advance (state, bd, x, f, f_prev);
+        f_prev = f;
+        fr_prev = fr;
+        emit (j, f);
+      }
+      flush (k0, count);
+    }
+  };
+  const auto park = [&] (int j, float4) { tl.park[lane][j] = park_word (sweep_sum (state)); };
+  /* f + the other direction's parked sum + this one's, into the park tile's slot */
+  const auto output = [&] (int j, float4 f) {
+    const float4 p = load_px (H4 (), partial, reinterpret_cast<const char *> (&tl.park[lane][j]));
+    const float4 h = sweep_sum (state);
+    store_px (D (), out, reinterpret_cast<char *> (&tl.park[lane][j]),
+        make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
+  };
+  /* a chunk's parked sums of lo..hi−1 from the park tile to their plane: only the chunk's own
+   * samples (the anticausal chunk that ends at mid is short at its low end, and the lanes
+   * past it hold stale sums of samples already stored) */
+  const auto store_parked = [&] (int lo, int hi) {
+    return [&, lo, hi] (int k0, int count) {
+      __syncwarp ();
+      tile_store (tl.park, partial, row0, geo.n_lines, k0, lo, min (hi, k0 + count), lane);
+      __syncwarp ();
+    };
+  };
+  const auto store_outputs = [&] (int k0, int count) {
+    __syncwarp ();
+    if (sizeof (typename Raw<D>::T) == 8)
+      tile_store (tl.park, out, row0, geo.n_lines, k0, k0, k0 + count, lane);
+    else if (lane < count)
+      for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
+        *reinterpret_cast<unsigned int *> (out.at (row0 + r, k0 + lane)) = tl.park[r][lane].x;
+    __syncwarp ();
+  };
+
+  if (warp == 0) {
+    /* causal, from the warm-up start up to mid − 1, parking the sums of st..mid−1 */
+    const int s = valid ? filt.causal_start (frame, row, st) : st;
+    const int s_min = warp_min (s);
+    samples.at (s_min, f_prev, fr_prev);
+    causal (s_min < st ? s_min + 1 : s_min, mid, s, false, park, store_parked (st, mid));
+    traded[0][lane] = state;
+    causal_starts[lane] = s;
+  } else {
+    /* anticausal, from the warm-up end down to mid, parking the sums of mid..en−1 */
+    const int e = valid ? filt.anticausal_end (frame, row, en, geo.n) : en - 1;
+    const int e_max = warp_max (e);
+    samples.at (e_max, f_prev, fr_prev);
+    anticausal (e_max >= en ? e_max - 1 : e_max, mid, e, false, park, store_parked (mid, en));
+    traded[1][lane] = state;
+  }
+  __syncthreads ();
+
+  if (warp == 0) {
+    /* anticausal from h⁻[mid] down to st, writing st..mid−1; every step is inside the sweep
+     * (e >= en − 1 >= mid > k) */
+    state = traded[1][lane];
+    samples.at (mid, f_prev, fr_prev);
+    anticausal (mid - 1, st, en, true, output, store_outputs);
+  } else {
+    /* causal from h⁺[mid − 1] up to en − 1, writing mid..en−1 (only a sweep that starts at
+     * mid itself, s = st = mid, has a step to leave out) */
+    state = traded[0][lane];
+    samples.at (max (mid - 1, 0), f_prev, fr_prev);
+    causal (mid, en, causal_starts[lane], true, output, store_outputs);
+  }
+}
+
+template <class S, class D, class F, bool kFrameIsIn>
+static void launch_rows_split (const Lines &frame, const Lines &in, const Lines &out, const Lines &partial,
+    const Segments &geo, const F &filt, cudaStream_t stream)
+{
+  const dim3 grid (div_up (geo.n_lines, kSplitRowLines), geo.segments);
+  sweep_rows_split<S, D, F, kFrameIsIn><<<grid, 64, 0, stream>>> (frame, in, out, partial, geo, filt);
 }
 
 template <class S, class D, class F, bool kFrameIsIn>
@@ -720,6 +1021,22 @@ static void launch_columns (const Lines &frame, const Lines &in, const Lines &ou
   else
     sweep_columns<S, D, F, false><<<div_up ((long long) geo.n_lines * geo.segments, kColumnThreads), kColumnThreads,
         0, stream>>> (frame, in, out, partial, geo, filt);
+}
+
+/* Columns of a zero-start filter on two threads per (column, segment) where a segment's
+ * halves fit on chip (blocks of 64 or 32 columns), else as launch_columns. */
+template <class S, class D, class F>
+static void launch_columns_split (const Lines &frame, const Lines &in, const Lines &out, const Lines &partial,
+    const Segments &geo, const F &filt, cudaStream_t stream)
+{
+  const size_t per_thread = (size_t) split_column_park_samples (div_up (geo.n, geo.segments)) * kParkBytesPerSample;
+  for (int columns = kSplitColumns; columns >= 32; columns /= 2)
+    if (per_thread * 2 * columns + kSplitColumnsMaxStaticBytes <= (size_t) kParkOnChipMaxBytes) {
+      sweep_columns_split<S, D, F><<<dim3 (div_up (geo.n_lines, columns), geo.segments), 2 * columns,
+          per_thread * 2 * columns, stream>>> (frame, in, out, geo, filt);
+      return;
+    }
+  launch_columns<S, D> (frame, in, out, partial, geo, filt, stream);
 }
 
 }  // namespace cs

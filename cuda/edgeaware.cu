@@ -3,8 +3,11 @@
  * distance; Algorithm A at one block). common/cs_ref_edgeaware.c defines the result.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The sweep (cs_sweep.cuh) runs each (line, block): causal from its warm-up start, then
- * anticausal from its warm-up end. Spacings Δt are recomputed from the 8-bit input frame
+ * The sweeps (cs_sweep.cuh: sweep_rows_split, sweep_columns_split) run each (line, block) on
+ * two warps (rows) or threads (columns): one causal from the block's warm-up start to its
+ * middle, the other anticausal from its warm-up end down to the middle; they trade states
+ * there and each finishes the other half in its other direction, writing the outputs.
+ * Spacings Δt are recomputed from the 8-bit input frame
  * as the sweep goes (one 4-byte read per sample instead of a float map per direction);
  * b^δ and x(δ) are computed per sample in float: polar form, exp2 and sincos.
  * Mistakes of the published code this avoids, each covered by a test: complex γ, σ halved
@@ -30,11 +33,12 @@ static size_t plane_pitch (int width)
   return ((size_t) width * 8 + 255) / 256 * 256;
 }
 
-/* As in recursive.cu, fitted to this filter's pass sweeps on an H100 (NOTES.md; the column
- * rate refitted in v13, when on-chip parking went to 6 bytes a sample). */
+/* As in recursive.cu, fitted to this filter's pass sweeps on an H100 (NOTES.md: rows v12,
+ * columns v15, when the column pairs that meet at the middle came in: about four times the
+ * rate of v13's one thread a segment, whose best counts had twice the segments). */
 static double saturating_sweeps (const CsCudaDevice *dev, CsPass pass)
 {
-  return (double) dev->sm_count * (pass == CS_PASS_ROWS ? 450.0 : 1000.0);
+  return (double) dev->sm_count * (pass == CS_PASS_ROWS ? 450.0 : 250.0);
 }
 static const int kMinPartition = 32;
 static const int kRowBlocksPerSm = 4;
@@ -72,13 +76,16 @@ extern "C" int cs_cuda_edgeaware_auto_blocks (const CsCudaDevice *dev, int width
    * units is at most κσ_1 samples. */
   const double warmup = p->kappa * cs_edgeaware_iteration_sigma (p, 1);
   const int b = cs_auto_partitions_short (rows ? width : height, rows ? height : width, warmup,
-      saturating_sweeps (dev, pass), kMinPartition, 256, rows ? 0 : kParkOnChipMaxSamples, kParkOnChipStepCost);
+      saturating_sweeps (dev, pass), kMinPartition, 256, rows ? 0 : split_columns_max_samples (kSplitColumns),
+      kParkOnChipStepCost);
+  /* Columns: never so few segments that their halves leave the chip (the pass sweep on v15
+   * ran 1.3–1.6× slower there) */
   if (!rows)
-    return b;
-  /* At most kRowBlocksPerSm row blocks per SM: the row pass sweeps (NOTES.md, v12) ran best
-   * at ~4 blocks of 64 rows per SM (1080p 31 segments, 2048² and 4K 16) and the model, which
-   * sees only warm-up against parallelism, asked for up to twice that (37 at 1080p and 4K). */
-  const int row_blocks = div_up (height, 32 * kRowWarps);
+    return std::max (b, div_up (height, split_columns_max_samples (kSplitColumns / 2)));
+  /* At most kRowBlocksPerSm row blocks (32 rows, two warps) per SM: the row pass sweeps
+   * (NOTES.md, v12 and v14) ran best at about 8 warps per SM (v14: 1080p 16 segments, 2048² 8,
+   * 4K 6–8), and the model, which sees only warm-up against parallelism, asks for more. */
+  const int row_blocks = div_up (height, kSplitRowLines);
   return std::max (1, std::min (b, kRowBlocksPerSm * dev->sm_count / row_blocks));
 }
 
@@ -125,13 +132,13 @@ extern "C" cudaError_t cs_cuda_edgeaware_segments (const CsCudaImage *src, const
   for (int it = 1; it <= p->iterations; it++) {
     const EdgeAwareFilter f = filter_for (cs_edgeaware_iteration_sigma (p, it), p);
     if (it == 1)
-      launch_rows<U8, H4, EdgeAwareFilter, true> (frame_r, frame_r, b_r, b_r, rows, f, stream);
+      launch_rows_split<U8, H4, EdgeAwareFilter, true> (frame_r, frame_r, b_r, b_r, rows, f, stream);
     else
-      launch_rows<H4, H4, EdgeAwareFilter, false> (frame_r, a_r, b_r, b_r, rows, f, stream);
+      launch_rows_split<H4, H4, EdgeAwareFilter, false> (frame_r, a_r, b_r, b_r, rows, f, stream);
     if (it < p->iterations)
-      launch_columns<H4, H4> (frame_c, b_c, a_c, a_c, cols, f, stream);
+      launch_columns_split<H4, H4> (frame_c, b_c, a_c, a_c, cols, f, stream);
     else
-      launch_columns<H4, U8> (frame_c, b_c, out_c, a_c, cols, f, stream);
+      launch_columns_split<H4, U8> (frame_c, b_c, out_c, a_c, cols, f, stream);
     const cudaError_t err = cudaGetLastError ();
     if (err != cudaSuccess)
       return err;

@@ -522,7 +522,8 @@ static void bench_pass_sweep (bool edgeaware_only)
     { 1920, 1080, true, 20, 40, CS_PARTITION_WARM_UP }, { 2048, 2048, true, 50, 50, CS_PARTITION_WARM_UP },
     { 3840, 2160, true, 20, 40, CS_PARTITION_WARM_UP }, { 2048, 2048, true, 200, 150, CS_PARTITION_WARM_UP },
   };
-  const int counts[] = { 8, 12, 16, 20, 24, 26, 28, 31, 32, 36, 40, 44, 48, 52, 56, 62, 64, 72, 80, 96, 112, 120, 128 };
+  const int counts[] = { 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 26, 28, 31, 32, 36, 40, 44, 48, 52, 56, 62, 64, 72, 80, 96,
+    112, 120, 128 };
   for (auto &c : cases) {
     if (edgeaware_only && !c.edge)
       continue;
