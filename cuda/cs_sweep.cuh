@@ -452,7 +452,8 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
  * direction, writing the outputs. A block is kSplitColumns columns by the two roles (so
  * that each warp holds 32 adjacent columns of one role). */
 static constexpr int kSplitColumns = 64;
-static constexpr int kSplitColumnsMaxStaticBytes = 2 * kSplitColumns * (int) sizeof (SweepState) + kSplitColumns * 4;
+/* Per column of a block, after the parked sums: the two traded states and the causal start */
+static constexpr int kSplitColumnTradeBytes = 2 * (int) sizeof (SweepState) + 4;
 
 /* Each thread of a pair parks at most half a segment plus one sample. */
 __host__ __device__ constexpr int split_column_park_samples (int segment)
@@ -460,11 +461,26 @@ __host__ __device__ constexpr int split_column_park_samples (int segment)
   return segment / 2 + 1;
 }
 
+/* A block's dynamic shared memory: the parked sums (rounded up to 16 bytes), then the
+ * traded states and starts, so that a block of 32 columns holds only its own (a static
+ * array for 64 had cost the 32-column blocks a fifth block per SM: σ=200 +7 %). */
+__host__ __device__ constexpr int split_columns_park_bytes (int segment, int columns)
+{
+  return (split_column_park_samples (segment) * kParkBytesPerSample * 2 * columns + 15) / 16 * 16;
+}
+__host__ __device__ constexpr int split_columns_bytes (int segment, int columns)
+{
+  return split_columns_park_bytes (segment, columns) + columns * kSplitColumnTradeBytes;
+}
+
 /* The longest segment whose halves a block of `columns` column pairs parks on chip (64
- * columns: 109 samples, 32: 221). */
+ * columns: 109 samples, 32: 237). */
 __host__ __device__ constexpr int split_columns_max_samples (int columns)
 {
-  return 2 * ((kParkOnChipMaxBytes - kSplitColumnsMaxStaticBytes) / (kParkBytesPerSample * 2 * columns) - 1) + 1;
+  int segment = 1;
+  while (split_columns_bytes (segment + 1, columns) <= kParkOnChipMaxBytes)
+    segment++;
+  return segment;
 }
 
 /* Steps k = first, first + kDir, ..., last of a column sweep, from the state and previous
@@ -518,8 +534,6 @@ sweep_columns_split (Lines frame, Lines in, Lines out, Segments geo, F filt)
 {
   static_assert (F::kZeroStarts, "the states traded at the middle are the only start states");
   const int columns = blockDim.x / 2, role = threadIdx.x / columns, c = threadIdx.x % columns;
-  __shared__ SweepState traded[2][kSplitColumns];   /* [direction][column]: h⁺[mid − 1], h⁻[mid] */
-  __shared__ int causal_starts[kSplitColumns];
   const int line = blockIdx.x * columns + c;
   const bool valid = line < geo.n_lines;
   int st, en;
@@ -528,7 +542,13 @@ sweep_columns_split (Lines frame, Lines in, Lines out, Segments geo, F filt)
     return;   /* the whole block */
   const int mid = st + (en - st) / 2;   /* role 0 writes st..mid−1, role 1 mid..en−1 */
   /* each role parks its own half: role 0 st..mid−1, role 1 mid..en−1 */
-  Parking<true> parking (in, line, role ? mid : st, split_column_park_samples ((geo.n + geo.segments - 1) / geo.segments));
+  const int segment = (geo.n + geo.segments - 1) / geo.segments;
+  Parking<true> parking (in, line, role ? mid : st, split_column_park_samples (segment));
+  /* after the parked sums: traded[direction·columns + c] = h⁺[mid − 1], h⁻[mid]; then the
+   * causal starts */
+  SweepState *traded = reinterpret_cast<SweepState *> (
+      reinterpret_cast<char *> (parked_tile) + split_columns_park_bytes (segment, columns));
+  int *causal_starts = reinterpret_cast<int *> (traded + 2 * columns);
   SweepState state;
   sweep_zero (state);
   ColumnSample<S, F> edge;
@@ -565,21 +585,21 @@ sweep_columns_split (Lines frame, Lines in, Lines out, Segments geo, F filt)
           park (k, f);
       });
     }
-    traded[role][c] = state;
+    traded[role * columns + c] = state;
   }
   __syncthreads ();
   if (!valid)
     return;
   if (role == 0) {
     /* anticausal from h⁻[mid] down to st */
-    state = traded[1][c];
+    state = traded[columns + c];
     start_at (mid);
     column_steps<-1, S> (frame, in, line, mid - 1, st, filt, state, f_prev, fr_prev, output);
   } else {
     /* causal from h⁺[mid − 1] up to en − 1; a sweep that starts at mid itself (s = st =
      * mid) has no step into mid, and its sum there is 0 */
     const int s = causal_starts[c];
-    state = traded[0][c];
+    state = traded[c];
     start_at (s >= mid ? mid : mid - 1);
     if (s >= mid)
       output (mid, f_prev);
@@ -1029,11 +1049,11 @@ template <class S, class D, class F>
 static void launch_columns_split (const Lines &frame, const Lines &in, const Lines &out, const Lines &partial,
     const Segments &geo, const F &filt, cudaStream_t stream)
 {
-  const size_t per_thread = (size_t) split_column_park_samples (div_up (geo.n, geo.segments)) * kParkBytesPerSample;
+  const int segment = div_up (geo.n, geo.segments);
   for (int columns = kSplitColumns; columns >= 32; columns /= 2)
-    if (per_thread * 2 * columns + kSplitColumnsMaxStaticBytes <= (size_t) kParkOnChipMaxBytes) {
+    if (split_columns_bytes (segment, columns) <= kParkOnChipMaxBytes) {
       sweep_columns_split<S, D, F><<<dim3 (div_up (geo.n_lines, columns), geo.segments), 2 * columns,
-          per_thread * 2 * columns, stream>>> (frame, in, out, geo, filt);
+          split_columns_bytes (segment, columns), stream>>> (frame, in, out, geo, filt);
       return;
     }
   launch_columns<S, D> (frame, in, out, partial, geo, filt, stream);
