@@ -14,8 +14,9 @@
  * Two kernels walk the lines. Columns: one thread per (column, segment), adjacent threads
  * on adjacent columns, so every access is coalesced. Rows: one warp per 32 rows and
  * segment; the warp stages 32x32 tiles through shared memory so that global reads and
- * writes stay coalesced while each lane sweeps its own row (edgeawaregauss: two warps per 32
- * rows and segment, which meet at the segment's middle, sweep_rows_split). The causal pass parks
+ * writes stay coalesced while each lane sweeps its own row. edgeawaregauss runs each
+ * segment on two threads (columns, sweep_columns_split) or warps (rows, sweep_rows_split)
+ * that meet at its middle. The causal pass parks
  * Re Σ h⁺ (small: the filter's correction, not the signal) in fp16 — for column segments
  * of up to 64 samples (128 threads a block) to 256 (32 threads) in shared memory, 6 bytes a
  * sample, else as half4 in a plane — and the anticausal pass adds it back.
