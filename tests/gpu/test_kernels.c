@@ -218,7 +218,9 @@ END_TEST
  * two threads of a block meet at its first sample, with κ = 0, where every sweep starts at
  * its own block (a causal sweep that starts at the middle itself takes no step into it). The
  * coffee crop, 301×203: 150 and 200 blocks a line. Not covered: κ = 0.5 with these blocks
- * differs from the reference by 2–3 LSB, before the split kernels as after (NOTES.md, open). */
+ * differs from the reference by 2–3 LSB, before the split kernels as after: at σ 10, σr 30
+ * the warm-up threshold κσ_2 = √5 equals the Δt of a colour step of 36, and the GPU's
+ * approximate Δt decides that tie the other way (NOTES.md, open). */
 START_TEST (test_edgeaware_short_blocks)
 {
   const int blocks[] = { 150, 200 };
