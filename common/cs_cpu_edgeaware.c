@@ -24,7 +24,8 @@ typedef struct {
 
 typedef struct {
   PoleTerms pole[2];
-  float dt;
+  double dt;   /* in double, as the reference's warm-up search sums it: a threshold κσ_i can
+                * equal a sum of Δt exactly, and float sums could decide such ties otherwise */
 } SpacingTerms;
 
 typedef struct {
@@ -38,7 +39,7 @@ typedef struct {
   int width, height;
   const SpacingTerms *lut;
   Inits inits;
-  float warmup;
+  double warmup;
   int segments;
   float *lines;             /* n_threads scratch lines of width*3 */
   int lines_per_thread_stride;
@@ -50,7 +51,7 @@ static void filter_segment (const float *f, const uint32_t *d, int n, int st, in
   const SpacingTerms *lut = job->lut;
   const Inits *in = &job->inits;
   int s = st;
-  float acc = 0.0f;
+  double acc = 0.0;
   while (s > 0 && acc < job->warmup)
     acc += lut[d[s--]].dt;
 
@@ -80,7 +81,7 @@ static void filter_segment (const float *f, const uint32_t *d, int n, int st, in
   }
 
   int e = en - 1;
-  acc = 0.0f;
+  acc = 0.0;
   while (e < n - 1 && acc < job->warmup)
     acc += lut[d[++e]].dt;
   for (int i = 0; i < 2; i++)
@@ -173,7 +174,7 @@ static void fill_lut (void *arg, int begin, int end, int worker)
   for (int d = begin; d < end; d++) {
     const double delta = sqrt (1.0 + job->ratio2 * d);
     SpacingTerms *t = &job->lut[d];
-    t->dt = (float) delta;
+    t->dt = delta;
     for (int i = 0; i < 2; i++) {
       const double complex a = CMPLX (c->a[i].re, c->a[i].im);
       const double complex b = CMPLX (c->b[i].re, c->b[i].im);
@@ -249,7 +250,7 @@ int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams 
     cs_parallel_for ((int) max_d + 1, n_threads, fill_lut, &lj);
 
     PassJob job = {
-      .lut = lut, .warmup = (float) (p->kappa * sigma_i), .lines = lines,
+      .lut = lut, .warmup = p->kappa * sigma_i, .lines = lines,
       .lines_per_thread_stride = n_max * 3,
       .segments = p->blocks_per_stripe > 0 ? p->blocks_per_stripe : 1,
     };

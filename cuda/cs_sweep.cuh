@@ -133,7 +133,7 @@ struct EdgeAwareFilter {
   float2 inv_r0[2];
   float log2_abs_b[2], arg_b[2];
   float ratio2;    /* (σs/σr)², total σs */
-  float warmup;    /* κσ_i */
+  double search_ratio2, warmup;   /* the same ratio², and κσ_i, in double for the searches */
   static constexpr bool kNeedsFrame = true;
   static constexpr bool kZeroStarts = true;   /* every sweep starts from h = 0 */
 
@@ -187,49 +187,81 @@ struct EdgeAwareFilter {
     return delta;
   }
 
-  /* The largest s <= st with Σ_{k=s+1..st} Δt_k >= κσ_i, else 0. Pixels are loaded in
-   * groups of four ahead of the test that ends the search (latency, not bandwidth). */
-  __device__ __forceinline__ int causal_start (const Lines &frame, int line, int st) const
+  /* Δt for the warm-up searches, in double as the reference computes it (eq. 2: 1 + ratio²·d²
+   * without contraction, then a correctly rounded root; d² is an exact integer). */
+  __device__ __forceinline__ double exact_spacing (float4 a, float4 b) const
   {
-    int s = st;
-    float acc = 0.f;
-    float4 cur = load_px (U8 (), frame, frame.at (line, st));
-    while (s > 0 && acc < warmup) {
+    return __dsqrt_rn (__dadd_rn (1.0, __dmul_rn (search_ratio2, (double) colour_d2 (a, b))));
+  }
+
+  /* Walks from sample k towards `limit` (dir = ±1) while the sum of Δt stays under the
+   * threshold w; returns where it stopped, with the sum there and one step before. Pixels
+   * are loaded in groups of four ahead of the test that ends the search (latency, not
+   * bandwidth). */
+  template <class T, class Spacing>
+  __device__ __forceinline__ int warmup_walk (const Lines &frame, int line, int k, int dir, int limit, T w,
+      Spacing spacing, T &acc, T &acc_before) const
+  {
+    acc = acc_before = 0;
+    float4 cur = load_px (U8 (), frame, frame.at (line, k));
+    while (k != limit && acc < w) {
       float4 q[4];
 #pragma unroll
       for (int i = 0; i < 4; i++)
-        q[i] = s - 1 - i >= 0 ? load_px (U8 (), frame, frame.at (line, s - 1 - i)) : cur;
+        q[i] = (limit - k) * dir >= i + 1 ? load_px (U8 (), frame, frame.at (line, k + dir * (i + 1))) : cur;
 #pragma unroll
       for (int i = 0; i < 4; i++)
-        if (s > 0 && acc < warmup) {
+        if (k != limit && acc < w) {
+          acc_before = acc;
           acc += spacing (cur, q[i]);
           cur = q[i];
-          s--;
+          k += dir;
         }
     }
-    return s;
+    return k;
+  }
+
+  /* Where the warm-up search from k stops: the first sample whose sum of Δt from k reaches
+   * κσ_i, else `limit`. The searches decide integer block starts, and κσ_i can equal a sum
+   * of Δt exactly (σ 10, σr 30, κ 0.5: κσ_2 = √5 = Δt of a colour step d² = 36), which
+   * the reference decides in exact arithmetic; float sums of the steps' Δt (v·rsqrt.approx(v),
+   * a few ulp off) decided it the other way and warmed blocks up a sample more or less (2–3
+   * LSB at κ 0.5). A walk with the exact Δt throughout (a double root per sample) cost 3–8 %
+   * of the filter, so the walk sums the float Δt in double (each within 2^−22.9 + 2^−23
+   * relative of the exact one: rsqrt.approx, and the roundings of ratio² and v; the sum's own
+   * roundings are negligible), and only a walk whose last two sums came within 2^−21
+   * (relative) of the threshold is walked again with the exact Δt (~1 % of the filter's
+   * time: a warp waits for any of its lanes that does). */
+  __device__ __forceinline__ int warmup_end (const Lines &frame, int line, int k, int dir, int limit) const
+  {
+    double acc, acc_before;
+    const int stop = warmup_walk (frame, line, k, dir, limit, warmup, [this] (float4 a, float4 b) {
+      return (double) spacing (a, b);
+    }, acc, acc_before);
+    const double err = 0x1p-21 * fmax (acc, warmup);
+    const bool certain = acc >= warmup ? acc - warmup > err && warmup - acc_before > err : warmup - acc > err;
+    return certain ? stop : exact_warmup_end (frame, line, k, dir, limit);
+  }
+
+  /* Out of line: rarely taken, and kept out of the sweeps' register allocation. */
+  __device__ __noinline__ int exact_warmup_end (const Lines &frame, int line, int k, int dir, int limit) const
+  {
+    double acc, acc_before;
+    return warmup_walk (frame, line, k, dir, limit, warmup, [this] (float4 a, float4 b) {
+      return exact_spacing (a, b);
+    }, acc, acc_before);
+  }
+
+  /* The largest s <= st with Σ_{k=s+1..st} Δt_k >= κσ_i, else 0. */
+  __device__ __forceinline__ int causal_start (const Lines &frame, int line, int st) const
+  {
+    return warmup_end (frame, line, st, -1, 0);
   }
 
   /* The smallest e >= en−1 with Σ_{k=en..e} Δt_k >= κσ_i, else n−1. */
   __device__ __forceinline__ int anticausal_end (const Lines &frame, int line, int en, int n) const
   {
-    int e = en - 1;
-    float acc = 0.f;
-    float4 cur = load_px (U8 (), frame, frame.at (line, e));
-    while (e < n - 1 && acc < warmup) {
-      float4 q[4];
-#pragma unroll
-      for (int i = 0; i < 4; i++)
-        q[i] = e + 1 + i <= n - 1 ? load_px (U8 (), frame, frame.at (line, e + 1 + i)) : cur;
-#pragma unroll
-      for (int i = 0; i < 4; i++)
-        if (e < n - 1 && acc < warmup) {
-          acc += spacing (q[i], cur);
-          cur = q[i];
-          e++;
-        }
-    }
-    return e;
+    return warmup_end (frame, line, en - 1, 1, n - 1);
   }
 };
 

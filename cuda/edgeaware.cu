@@ -55,7 +55,8 @@ static EdgeAwareFilter filter_for (double sigma_i, const CsEdgeAwareParams *p)
   }
   const double ratio = p->sigma / p->sigma_r;
   f.ratio2 = (float) (ratio * ratio);
-  f.warmup = (float) (p->kappa * sigma_i);
+  f.search_ratio2 = ratio * ratio;
+  f.warmup = p->kappa * sigma_i;
   return f;
 }
 

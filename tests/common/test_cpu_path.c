@@ -90,6 +90,20 @@ START_TEST (test_edgeaware)
 }
 END_TEST
 
+/* Blocks of one or two samples (the coffee crop, 150 and 200 a line) at κ 0.5, σ 10, σr 30,
+ * where the warm-up threshold κσ_2 = √5 equals the Δt of a colour step d² = 36: the search
+ * must decide those exact ties as the reference does; and at κ 0, where no block warms up. */
+START_TEST (test_edgeaware_short_blocks)
+{
+  CsTestJob j = { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () };
+  j.ea.blocks_per_stripe = _i % 2 ? 200 : 150;
+  j.ea.kappa = _i / 2 ? 0.5 : 0.0;
+  j.ea.sigma = 10;
+  j.ea.sigma_r = 30;
+  check (&j, &inputs[6], "edgeaware short blocks");
+}
+END_TEST
+
 START_TEST (test_bilateral)
 {
   CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
@@ -149,6 +163,7 @@ int main (void)
   TCase *tc = tcase_create ("cpu");
   tcase_set_timeout (tc, 600);
   tcase_add_loop_test (tc, test_edgeaware, 0, 3 * N_INPUTS);
+  tcase_add_loop_test (tc, test_edgeaware_short_blocks, 0, 4);
   tcase_add_loop_test (tc, test_bilateral, 0, 12 + 2 * N_INPUTS);
   tcase_add_loop_test (tc, test_bilateral_large_radius, 0, 2);
   tcase_add_loop_test (tc, test_recursive, 0, 16 + 2 * N_INPUTS);

@@ -215,18 +215,19 @@ START_TEST (test_edgeaware_algorithm_c)
 END_TEST
 
 /* The split sweeps' edge cases (cuda/cs_sweep.cuh): blocks of one or two samples, where the
- * two threads of a block meet at its first sample, with κ = 0, where every sweep starts at
- * its own block (a causal sweep that starts at the middle itself takes no step into it). The
- * coffee crop, 301×203: 150 and 200 blocks a line. Not covered: κ = 0.5 with these blocks
- * differs from the reference by 2–3 LSB, before the split kernels as after: at σ 10, σr 30
- * the warm-up threshold κσ_2 = √5 equals the Δt of a colour step of 36, and the GPU's
- * approximate Δt decides that tie the other way (NOTES.md, open). */
+ * two threads of a block meet at its first sample. κ = 0: every sweep starts at its own
+ * block (a causal sweep that starts at the middle itself takes no step into it); κ = 0.5 at
+ * σ 10, σr 30: the warm-up threshold κσ_2 = √5 equals the Δt of a colour step d² = 36, so
+ * the searches must decide exact ties as the reference does (they once used the float Δt
+ * of the steps and were 2–3 LSB off here); κ = 2, the default. The coffee crop, 301×203:
+ * 150 and 200 blocks a line. */
 START_TEST (test_edgeaware_short_blocks)
 {
   const int blocks[] = { 150, 200 };
+  const double kappas[] = { 0.0, 0.5, 2.0 };
   CsTestJob j = { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () };
-  j.ea.blocks_per_stripe = blocks[_i];
-  j.ea.kappa = 0.0;
+  j.ea.blocks_per_stripe = blocks[_i % 2];
+  j.ea.kappa = kappas[_i / 2];
   j.ea.sigma = 10;
   j.ea.sigma_r = 30;
   const Input *in = &inputs[6];
@@ -561,7 +562,7 @@ static Suite *suite (void)
   tcase_set_timeout (tc, 600);
   tcase_add_loop_test (tc, test_edgeaware_algorithm_a, 0, 3 * n_inputs);
   tcase_add_loop_test (tc, test_edgeaware_algorithm_c, 0, 10);
-  tcase_add_loop_test (tc, test_edgeaware_short_blocks, 0, 2);
+  tcase_add_loop_test (tc, test_edgeaware_short_blocks, 0, 2 * 3);
   tcase_add_test (tc, test_edgeaware_auto_vs_algorithm_a);
   tcase_add_loop_test (tc, test_recursive, 0, 60 * 5);
   tcase_add_loop_test (tc, test_recursive_tiles, 0, 42 + 7);
