@@ -516,25 +516,27 @@ __host__ __device__ constexpr int split_columns_max_samples (int columns)
   return segment;
 }
 
-/* Steps k = first, first + kDir, ..., last of a column sweep, from the state and previous
- * sample given; samples fetched kAhead ahead (clamped to the range), `emit (k, f)` after
- * each step. Full groups run without branches; the last few steps one by one. */
-template <int kDir, class S, class F, class Emit>
+/* Steps k = first, first + dir, ..., last of a column sweep (dir = ±1), from the state and
+ * previous sample given; samples fetched kAhead ahead (clamped to the range), `emit (k, f)`
+ * after each step. Full groups run without branches; the last few steps one by one. The
+ * direction is a run-time value: a step's terms are symmetric in its two samples (δ depends
+ * on ‖ΔI‖² only), so both directions are one loop, and a block whose warps sweep in
+ * opposite directions runs one hot loop, not two. With the direction as a template
+ * parameter the split kernel held four copies of this loop, two of them hot at once: its
+ * warps waited ~1 cycle per issued instruction for instructions (ncu, NOTES.md). */
+template <class S, class F, class Emit>
 __device__ __forceinline__ void column_steps (const Lines &frame, const Lines &in, int line, int first, int last,
-    const F &filt, SweepState &state, float4 &f_prev, float4 &fr_prev, Emit emit)
+    int dir, const F &filt, SweepState &state, float4 &f_prev, float4 &fr_prev, Emit emit)
 {
-  const int n = (last - first) * kDir + 1;
+  const int n = (last - first) * dir + 1;
   if (n <= 0)
     return;
   float2 bd[2], x[2];
   ColumnSample<S, F> cur[kAhead], next[kAhead];
-  const auto k_of = [&] (int i) { return first + kDir * i; };
+  const auto k_of = [&] (int i) { return first + dir * i; };
   const auto step = [&] (const ColumnSample<S, F> &c, int k) {
     const float4 f = c.value (in), fr = c.frame_value (frame, in);
-    if (kDir > 0)
-      filt.terms (fr, fr_prev, bd, x);
-    else
-      filt.terms (fr_prev, fr, bd, x);
+    filt.terms (fr, fr_prev, bd, x);
     sweep_advance (state, bd, x, f, f_prev);
     f_prev = f;
     fr_prev = fr;
@@ -591,53 +593,43 @@ sweep_columns_split (Lines frame, Lines in, Lines out, Segments geo, F filt)
     f_prev = edge.value (in);
     fr_prev = edge.frame_value (frame, in);
   };
-  const auto park = [&] (int k, float4) { parking.park (k, sweep_sum (state)); };
   const auto output = [&] (int k, float4 f) {
     const float4 p = parking.take (k, uint2 ()), h = sweep_sum (state);
     store_px (D (), out, out.at (line, k), make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
   };
 
   if (valid) {
-    if (role == 0) {
-      const int s = filt.causal_start (frame, line, st);
-      start_at (s);
-      if (s >= st)
-        parking.park (s, sweep_sum (state));
-      column_steps<1, S> (frame, in, line, s + 1, mid - 1, filt, state, f_prev, fr_prev, [&] (int k, float4 f) {
-        if (k >= st)
-          park (k, f);
-      });
-      causal_starts[c] = s;
-    } else {
-      const int e = filt.anticausal_end (frame, line, en, geo.n);
-      start_at (e);
-      if (e < en)
-        parking.park (e, sweep_sum (state));
-      column_steps<-1, S> (frame, in, line, e - 1, mid, filt, state, f_prev, fr_prev, [&] (int k, float4 f) {
-        if (k < en)
-          park (k, f);
-      });
-    }
+    /* role 0 causal from its warm-up start s up to mid − 1, role 1 anticausal from its
+     * warm-up end e down to mid; each parks the sums of its own half (the samples of the
+     * sweep inside st..en−1) */
+    const int dir = role ? -1 : 1;
+    const int from = role ? filt.anticausal_end (frame, line, en, geo.n) : filt.causal_start (frame, line, st);
+    start_at (from);
+    if (from >= st && from < en)
+      parking.park (from, sweep_sum (state));
+    column_steps<S> (frame, in, line, from + dir, role ? mid : mid - 1, dir, filt, state, f_prev, fr_prev,
+        [&] (int k, float4) {
+          if (k >= st && k < en)
+            parking.park (k, sweep_sum (state));
+        });
+    if (role == 0)
+      causal_starts[c] = from;
     traded[role * columns + c] = state;
   }
   __syncthreads ();
   if (!valid)
     return;
-  if (role == 0) {
-    /* anticausal from h⁻[mid] down to st */
-    state = traded[columns + c];
-    start_at (mid);
-    column_steps<-1, S> (frame, in, line, mid - 1, st, filt, state, f_prev, fr_prev, output);
-  } else {
-    /* causal from h⁺[mid − 1] up to en − 1; a sweep that starts at mid itself (s = st =
-     * mid) has no step into mid, and its sum there is 0 */
-    const int s = causal_starts[c];
-    state = traded[c];
-    start_at (s >= mid ? mid : mid - 1);
-    if (s >= mid)
-      output (mid, f_prev);
-    column_steps<1, S> (frame, in, line, s >= mid ? mid + 1 : mid, en - 1, filt, state, f_prev, fr_prev, output);
-  }
+  /* role 0: anticausal from h⁻[mid] down to st; role 1: causal from h⁺[mid − 1] up to en − 1
+   * (a causal sweep that starts at mid itself, s = st = mid, has no step into mid, and its
+   * sum there is 0) */
+  const int s = causal_starts[c];
+  const bool starts_at_mid = role == 1 && s >= mid;
+  state = traded[(1 - role) * columns + c];
+  start_at (role == 0 || starts_at_mid ? mid : mid - 1);
+  if (starts_at_mid)
+    output (mid, f_prev);
+  column_steps<S> (frame, in, line, role == 0 ? mid - 1 : starts_at_mid ? mid + 1 : mid, role == 0 ? st : en - 1,
+      role ? 1 : -1, filt, state, f_prev, fr_prev, output);
 }
 
 /* ---------------------------------------------------------------- rows: staged */
@@ -937,40 +929,25 @@ sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo,
   sweep_zero (state);
   float2 bd[2], x[2];
   float4 f_prev, fr_prev;
-  /* Steps over chunks of up to 32 samples, causal (k = from .. to − 1, active where k > s) or
-   * anticausal (k = from down to to, active where k < e), as in sweep_rows; each chunk is
-   * staged (with the other direction's parked sums where `parked`), `emit (j, f)` follows each
-   * step, and `flush (k0, count)` each chunk. */
-  const auto causal = [&] (int from, int to, int s, bool parked, auto emit, auto flush) {
-    for (int k0 = from; k0 < to; k0 += 32) {
-      const int count = min (32, to - k0);
+  /* Steps over chunks of up to 32 samples from `from` to `last` (dir = ±1): causal (dir 1,
+   * active where k > bound = s) or anticausal (dir −1, active where k < bound = e), as in
+   * sweep_rows; each chunk is staged (with the other direction's parked sums where
+   * `parked`), `emit (j, f)` follows each step, and `flush (k0, count)` each chunk. One loop
+   * for both directions (a step's terms are symmetric in its two samples), so that the two
+   * warps, sweeping in opposite directions, run the same code (see column_steps). */
+  const auto sweep = [&] (int from, int last, int dir, int bound, bool parked, auto emit, auto flush) {
+    for (int kf = from; (last - kf) * dir >= 0; kf += 32 * dir) {
+      const int count = min (32, (last - kf) * dir + 1), k0 = dir > 0 ? kf : kf - count + 1;
       stage_chunk (tl.in, in, lane < count, tl.frame, frame, F::kNeedsFrame && !kFrameIsIn && lane < count,
           tl.park, partial, parked && lane < count, row0, geo.n_lines, k0 + lane, lane);
       __syncwarp ();
+      const int j0 = dir > 0 ? 0 : count - 1;
 #pragma unroll 4
-      for (int j = 0; j < count; j++) {
+      for (int i = 0; i < count; i++) {
+        const int j = j0 + dir * i;
         float4 f, fr;
         samples.staged (j, f, fr);
-        masked_terms (filt, k0 + j > s, fr, fr_prev, bd, x);
-        sweep_advance (state, bd, x, f, f_prev);
-        f_prev = f;
-        fr_prev = fr;
-        emit (j, f);
-      }
-      flush (k0, count);
-    }
-  };
-  const auto anticausal = [&] (int from, int to, int e, bool parked, auto emit, auto flush) {
-    for (int k1 = from; k1 >= to; k1 -= 32) {
-      const int k0 = max (k1 - 31, to), count = k1 - k0 + 1;
-      stage_chunk (tl.in, in, lane < count, tl.frame, frame, F::kNeedsFrame && !kFrameIsIn && lane < count,
-          tl.park, partial, parked && lane < count, row0, geo.n_lines, k0 + lane, lane);
-      __syncwarp ();
-#pragma unroll 4
-      for (int j = count - 1; j >= 0; j--) {
-        float4 f, fr;
-        samples.staged (j, f, fr);
-        masked_terms (filt, k0 + j < e, fr_prev, fr, bd, x);
+        masked_terms (filt, (k0 + j - bound) * dir > 0, fr, fr_prev, bd, x);
         sweep_advance (state, bd, x, f, f_prev);
         f_prev = f;
         fr_prev = fr;
@@ -1007,37 +984,31 @@ sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo,
     __syncwarp ();
   };
 
-  if (warp == 0) {
-    /* causal, from the warm-up start up to mid − 1, parking the sums of st..mid−1 */
-    const int s = valid ? filt.causal_start (frame, row, st) : st;
-    const int s_min = warp_min (s);
-    samples.at (s_min, f_prev, fr_prev);
-    causal (s_min < st ? s_min + 1 : s_min, mid, s, false, park, store_parked (st, mid));
-    traded[0][lane] = state;
-    causal_starts[lane] = s;
-  } else {
-    /* anticausal, from the warm-up end down to mid, parking the sums of mid..en−1 */
-    const int e = valid ? filt.anticausal_end (frame, row, en, geo.n) : en - 1;
-    const int e_max = warp_max (e);
-    samples.at (e_max, f_prev, fr_prev);
-    anticausal (e_max >= en ? e_max - 1 : e_max, mid, e, false, park, store_parked (mid, en));
-    traded[1][lane] = state;
+  /* warp 0 causal from the warm-up start up to mid − 1, parking the sums of st..mid−1; warp
+   * 1 anticausal from the warm-up end down to mid, parking the sums of mid..en−1 */
+  {
+    const int dir = warp ? -1 : 1;
+    const int bound = !valid ? (warp ? en - 1 : st)
+                      : warp ? filt.anticausal_end (frame, row, en, geo.n) : filt.causal_start (frame, row, st);
+    const int from = warp ? warp_max (bound) : warp_min (bound);
+    samples.at (from, f_prev, fr_prev);
+    /* the first sample only gives the next step's difference unless it is written */
+    const bool outside = warp ? from >= en : from < st;
+    sweep (outside ? from + dir : from, warp ? mid : mid - 1, dir, bound, false, park,
+        warp ? store_parked (mid, en) : store_parked (st, mid));
+    traded[warp][lane] = state;
+    if (warp == 0)
+      causal_starts[lane] = bound;
   }
   __syncthreads ();
 
-  if (warp == 0) {
-    /* anticausal from h⁻[mid] down to st, writing st..mid−1; every step is inside the sweep
-     * (e >= en − 1 >= mid > k) */
-    state = traded[1][lane];
-    samples.at (mid, f_prev, fr_prev);
-    anticausal (mid - 1, st, en, true, output, store_outputs);
-  } else {
-    /* causal from h⁺[mid − 1] up to en − 1, writing mid..en−1 (only a sweep that starts at
-     * mid itself, s = st = mid, has a step to leave out) */
-    state = traded[0][lane];
-    samples.at (max (mid - 1, 0), f_prev, fr_prev);
-    causal (mid, en, causal_starts[lane], true, output, store_outputs);
-  }
+  /* warp 0 anticausal from h⁻[mid] down to st, writing st..mid−1 (every step is inside the
+   * sweep: e >= en − 1 >= mid > k); warp 1 causal from h⁺[mid − 1] up to en − 1, writing
+   * mid..en−1 (only a sweep that starts at mid itself, s = st = mid, has a step to leave out) */
+  state = traded[1 - warp][lane];
+  samples.at (warp ? max (mid - 1, 0) : mid, f_prev, fr_prev);
+  sweep (warp ? mid : mid - 1, warp ? en - 1 : st, warp ? 1 : -1, warp ? causal_starts[lane] : en, true, output,
+      store_outputs);
 }
 
 template <class S, class D, class F, bool kFrameIsIn>
