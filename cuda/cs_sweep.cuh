@@ -932,28 +932,30 @@ sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo,
   /* Steps over chunks of up to 32 samples from `from` to `last` (dir = ±1): causal (dir 1,
    * active where k > bound = s) or anticausal (dir −1, active where k < bound = e), as in
    * sweep_rows; each chunk is staged (with the other direction's parked sums where
-   * `parked`), `emit (j, f)` follows each step, and `flush (k0, count)` each chunk. One loop
-   * for both directions (a step's terms are symmetric in its two samples), so that the two
-   * warps, sweeping in opposite directions, run the same code (see column_steps). */
+   * `parked`), `emit (j, f)` follows each step, and `flush (k, mine)` each chunk, k being
+   * the lane's sample and `mine` whether it is in the chunk. One loop for both directions
+   * (a step's terms are symmetric in its two samples), so that the two warps, sweeping in
+   * opposite directions, run the same code (see column_steps); chunks are staged in sweep
+   * order, slot j of the chunk that starts at kf holding sample kf + dir·j, so that both
+   * step through their slots upwards, at constant offsets in the unrolled loop. */
   const auto sweep = [&] (int from, int last, int dir, int bound, bool parked, auto emit, auto flush) {
     for (int kf = from; (last - kf) * dir >= 0; kf += 32 * dir) {
-      const int count = min (32, (last - kf) * dir + 1), k0 = dir > 0 ? kf : kf - count + 1;
+      const int count = min (32, (last - kf) * dir + 1), k = kf + dir * lane;
       stage_chunk (tl.in, in, lane < count, tl.frame, frame, F::kNeedsFrame && !kFrameIsIn && lane < count,
-          tl.park, partial, parked && lane < count, row0, geo.n_lines, k0 + lane, lane);
+          tl.park, partial, parked && lane < count, row0, geo.n_lines, k, lane);
       __syncwarp ();
-      const int j0 = dir > 0 ? 0 : count - 1;
+      const int last_outside = (bound - kf) * dir;   /* steps j > this are inside the sweep */
 #pragma unroll 4
-      for (int i = 0; i < count; i++) {
-        const int j = j0 + dir * i;
+      for (int j = 0; j < count; j++) {
         float4 f, fr;
         samples.staged (j, f, fr);
-        masked_terms (filt, (k0 + j - bound) * dir > 0, fr, fr_prev, bd, x);
+        masked_terms (filt, j > last_outside, fr, fr_prev, bd, x);
         sweep_advance (state, bd, x, f, f_prev);
         f_prev = f;
         fr_prev = fr;
         emit (j, f);
       }
-      flush (k0, count);
+      flush (k, lane < count);
     }
   };
   const auto park = [&] (int j, float4) { tl.park[lane][j] = park_word (sweep_sum (state)); };
@@ -965,22 +967,25 @@ sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo,
         make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
   };
   /* a chunk's parked sums of lo..hi−1 from the park tile to their plane: only the chunk's own
-   * samples (the anticausal chunk that ends at mid is short at its low end, and the lanes
-   * past it hold stale sums of samples already stored) */
+   * samples (the anticausal chunk that ends at mid is short, and the lanes past it hold
+   * stale sums of samples already stored) */
   const auto store_parked = [&] (int lo, int hi) {
-    return [&, lo, hi] (int k0, int count) {
+    return [&, lo, hi] (int k, bool mine) {
       __syncwarp ();
-      tile_store (tl.park, partial, row0, geo.n_lines, k0, lo, min (hi, k0 + count), lane);
+      if (mine && k >= lo && k < hi)
+        for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
+          *reinterpret_cast<uint2 *> (partial.at (row0 + r, k)) = tl.park[r][lane];
       __syncwarp ();
     };
   };
-  const auto store_outputs = [&] (int k0, int count) {
+  const auto store_outputs = [&] (int k, bool mine) {
     __syncwarp ();
-    if (sizeof (typename Raw<D>::T) == 8)
-      tile_store (tl.park, out, row0, geo.n_lines, k0, k0, k0 + count, lane);
-    else if (lane < count)
+    if (mine)
       for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
-        *reinterpret_cast<unsigned int *> (out.at (row0 + r, k0 + lane)) = tl.park[r][lane].x;
+        if (sizeof (typename Raw<D>::T) == 8)
+          *reinterpret_cast<uint2 *> (out.at (row0 + r, k)) = tl.park[r][lane];
+        else
+          *reinterpret_cast<unsigned int *> (out.at (row0 + r, k)) = tl.park[r][lane].x;
     __syncwarp ();
   };
 
