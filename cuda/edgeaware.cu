@@ -34,13 +34,18 @@ static size_t plane_pitch (int width)
 }
 
 /* As in recursive.cu, fitted to this filter's pass sweeps on an H100 (NOTES.md: rows v12,
- * columns v15, when the column pairs that meet at the middle came in: about four times the
- * rate of v13's one thread a segment, whose best counts had twice the segments). */
+ * and v18, whose pass sweep put 2048² σ=200 at the row cap, 8, 3 % under the 7 that 450
+ * chose; columns v15, when the column pairs that meet at the middle came in: about four
+ * times the rate of v13's one thread a segment, whose best counts had twice the segments). */
 static double saturating_sweeps (const CsCudaDevice *dev, CsPass pass)
 {
-  return (double) dev->sm_count * (pass == CS_PASS_ROWS ? 450.0 : 250.0);
+  return (double) dev->sm_count * (pass == CS_PASS_ROWS ? 500.0 : 250.0);
 }
 static const int kMinPartition = 32;
+/* The longest column segments whose halves park on chip, in blocks of 64 and 32 columns */
+static constexpr int kSplitColumnsOnChip = split_columns_max_samples (kSplitColumns);
+static constexpr int kSplitColumnsOnChipNarrow = split_columns_max_samples (kSplitColumns / 2);
+static_assert (kSplitColumnsOnChip == 109 && kSplitColumnsOnChipNarrow == 237, "as NOTES.md and the comments say");
 static const int kRowBlocksPerSm = 4;
 
 static EdgeAwareFilter filter_for (double sigma_i, const CsEdgeAwareParams *p)
@@ -77,12 +82,12 @@ extern "C" int cs_cuda_edgeaware_auto_blocks (const CsCudaDevice *dev, int width
    * units is at most κσ_1 samples. */
   const double warmup = p->kappa * cs_edgeaware_iteration_sigma (p, 1);
   const int b = cs_auto_partitions_short (rows ? width : height, rows ? height : width, warmup,
-      saturating_sweeps (dev, pass), kMinPartition, 256, rows ? 0 : split_columns_max_samples (kSplitColumns),
+      saturating_sweeps (dev, pass), kMinPartition, 256, rows ? 0 : kSplitColumnsOnChip,
       kParkOnChipStepCost);
   /* Columns: never so few segments that their halves leave the chip (the pass sweep on v15
    * ran 1.3–1.6× slower there) */
   if (!rows)
-    return std::max (b, div_up (height, split_columns_max_samples (kSplitColumns / 2)));
+    return std::max (b, div_up (height, kSplitColumnsOnChipNarrow));
   /* At most kRowBlocksPerSm row blocks (32 rows, two warps) per SM: the row pass sweeps
    * (NOTES.md, v12 and v14) ran best at about 8 warps per SM (v14: 1080p 16 segments, 2048² 8,
    * 4K 6–8), and the model, which sees only warm-up against parallelism, asks for more. */

@@ -182,35 +182,37 @@ static CsImage input_or_pattern (int c, int *pad, const char **what)
   return make_pattern (c - n_inputs, 3);
 }
 
+/* The GPU's edge-aware filter with parameters p on an input, against the reference: 1 LSB. */
+static void check_edgeaware (const CsEdgeAwareParams *p, const Input *in, const char *algorithm)
+{
+  const CsTestJob j = { .filter = CS_TEST_EDGEAWARE, .ea = *p };
+  CsImage src = make_input (in);
+  char what[96];
+  snprintf (what, sizeof what, "edgeaware %s blocks %d sigma %g sigma-r %g kappa %g", algorithm,
+      p->blocks_per_stripe, p->sigma, p->sigma_r, p->kappa);
+  check_against_reference (&j, &src, in->pad, 1, what);
+  cs_test_image_free (&src);
+}
+
 START_TEST (test_edgeaware_algorithm_a)
 {
   const double sr[][2] = { { 20, 40 }, { 5, 20 }, { 50, 50 } };
-  CsTestJob j = { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () };
-  j.ea.blocks_per_stripe = 1;
-  j.ea.sigma = sr[_i % 3][0];
-  j.ea.sigma_r = sr[_i % 3][1];
-  const Input *in = &inputs[_i / 3];
-  CsImage src = make_input (in);
-  char what[96];
-  snprintf (what, sizeof what, "edgeaware A sigma %g sigma-r %g", j.ea.sigma, j.ea.sigma_r);
-  check_against_reference (&j, &src, in->pad, 1, what);
-  cs_test_image_free (&src);
+  CsEdgeAwareParams p = cs_edgeaware_params_default ();
+  p.blocks_per_stripe = 1;
+  p.sigma = sr[_i % 3][0];
+  p.sigma_r = sr[_i % 3][1];
+  check_edgeaware (&p, &inputs[_i / 3], "A");
 }
 END_TEST
 
 START_TEST (test_edgeaware_algorithm_c)
 {
   const int blocks[] = { 2, 3, 8, 16, 64 };
-  CsTestJob j = { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () };
-  j.ea.blocks_per_stripe = blocks[_i % 5];
-  j.ea.sigma = _i % 2 ? 50 : 10;
-  j.ea.sigma_r = _i % 2 ? 50 : 30;
-  const Input *in = &inputs[2 + (_i / 5) % 2 * 4];   /* the scene and the coffee crop */
-  CsImage src = make_input (in);
-  char what[96];
-  snprintf (what, sizeof what, "edgeaware C blocks %d sigma %g", j.ea.blocks_per_stripe, j.ea.sigma);
-  check_against_reference (&j, &src, in->pad, 1, what);
-  cs_test_image_free (&src);
+  CsEdgeAwareParams p = cs_edgeaware_params_default ();
+  p.blocks_per_stripe = blocks[_i % 5];
+  p.sigma = _i % 2 ? 50 : 10;
+  p.sigma_r = _i % 2 ? 50 : 30;
+  check_edgeaware (&p, &inputs[2 + (_i / 5) % 2 * 4], "C");   /* the scene and the coffee crop */
 }
 END_TEST
 
@@ -225,17 +227,12 @@ START_TEST (test_edgeaware_short_blocks)
 {
   const int blocks[] = { 150, 200 };
   const double kappas[] = { 0.0, 0.5, 2.0 };
-  CsTestJob j = { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () };
-  j.ea.blocks_per_stripe = blocks[_i % 2];
-  j.ea.kappa = kappas[_i / 2];
-  j.ea.sigma = 10;
-  j.ea.sigma_r = 30;
-  const Input *in = &inputs[6];
-  CsImage src = make_input (in);
-  char what[96];
-  snprintf (what, sizeof what, "edgeaware C blocks %d kappa %g", j.ea.blocks_per_stripe, j.ea.kappa);
-  check_against_reference (&j, &src, in->pad, 1, what);
-  cs_test_image_free (&src);
+  CsEdgeAwareParams p = cs_edgeaware_params_default ();
+  p.blocks_per_stripe = blocks[_i % 2];
+  p.kappa = kappas[_i / 2];
+  p.sigma = 10;
+  p.sigma_r = 30;
+  check_edgeaware (&p, &inputs[6], "C");
 }
 END_TEST
 
