@@ -3,9 +3,10 @@
  *
  * Holds everything the elements share: RGBA-family caps in system and CUDA memory, the
  * backend choice (CUDA or the multi-threaded CPU path), the CUDA context shared with
- * neighbouring elements, pinned buffer pools, two streams so that the upload of frame N+1
- * overlaps the kernels and download of frame N, the frame held for that overlap (reported
- * as latency, drained on EOS/caps/segment, dropped on flush), metadata, QoS and errors.
+ * neighbouring elements, pinned buffer pools, three streams so that the upload of one
+ * frame, the kernels of the next and the download of a third overlap, the frames held for
+ * that overlap (reported as latency, drained on EOS/caps/segment, dropped on flush),
+ * metadata, QoS and errors.
  * A subclass supplies its parameters and its filter calls, nothing else.
  */
 #ifndef __GST_CUDA_SMOOTH_FILTER_H__
