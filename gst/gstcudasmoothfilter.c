@@ -198,7 +198,9 @@ free_device_buffers (GstCudaSmoothFilterPrivate * priv)
   }
 }
 
-/* With the context pushed: the per-slot frame buffers for the negotiated size. */
+/* With the context pushed: slot 0's frame buffers for the negotiated size, so that a frame
+ * the GPU cannot hold fails at negotiation. The other slots' buffers come with their first
+ * frame, which only overlapping gives them: without overlap every frame runs on slot 0. */
 static cudaError_t
 alloc_frame_buffers (GstCudaSmoothFilterPrivate * priv, gboolean need_in, gboolean need_out)
 {
@@ -206,12 +208,10 @@ alloc_frame_buffers (GstCudaSmoothFilterPrivate * priv, gboolean need_in, gboole
   const size_t h = GST_VIDEO_INFO_HEIGHT (&priv->in_info);
   cudaError_t err = cudaSuccess;
   priv->d_pitch = (row + 511) / 512 * 512;
-  for (int i = 0; i < N_SLOTS && err == cudaSuccess; i++) {
-    if (need_in)
-      err = cudaMalloc (&priv->d_in[i], priv->d_pitch * h);
-    if (need_out && err == cudaSuccess)
-      err = cudaMalloc (&priv->d_out[i], priv->d_pitch * h);
-  }
+  if (need_in)
+    err = cudaMalloc (&priv->d_in[0], priv->d_pitch * h);
+  if (need_out && err == cudaSuccess)
+    err = cudaMalloc (&priv->d_out[0], priv->d_pitch * h);
   return err;
 }
 
@@ -448,7 +448,8 @@ filter_on_gpu (GstCudaSmoothFilter * self, Pending * p, gboolean identity,
   GstCudaSmoothFilterPrivate *priv = PRIV (self);
   GstCudaSmoothFilterClass *klass = GST_CUDA_SMOOTH_FILTER_GET_CLASS (self);
   gboolean in_dev, out_dev;
-  const int slot = (int) (priv->frames++ % N_SLOTS);
+  /* one frame at a time needs one slot (cameras keep a third of the device memory) */
+  const int slot = overlapping (self) ? (int) (priv->frames++ % N_SLOTS) : 0;
   const int w = GST_VIDEO_INFO_WIDTH (&priv->in_info), h = GST_VIDEO_INFO_HEIGHT (&priv->in_info);
   cudaError_t err = cudaSuccess;
   const char *what = "";
@@ -722,9 +723,8 @@ gst_cuda_smooth_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, Gst
         cudaStreamSynchronize (priv->streams[i]);
       free_device_buffers (priv);
       err = alloc_frame_buffers (priv, !priv->in_cuda_caps, !priv->out_cuda_caps);
-      for (int i = 0; i < N_SLOTS && err == cudaSuccess && !identity; i++)
-        err = ensure_scratch (priv, i,
-            GST_CUDA_SMOOTH_FILTER_GET_CLASS (self)->cuda_scratch_bytes (&params, w, h));
+      if (err == cudaSuccess && !identity)
+        err = ensure_scratch (priv, 0, GST_CUDA_SMOOTH_FILTER_GET_CLASS (self)->cuda_scratch_bytes (&params, w, h));
       if (err != cudaSuccess)
         free_device_buffers (priv);
       gst_cuda_context_pop (NULL);
