@@ -88,6 +88,7 @@ typedef struct
   cudaStream_t streams[N_SLOTS];
   void *d_in[N_SLOTS], *d_out[N_SLOTS], *scratch[N_SLOTS];
   size_t d_pitch, scratch_bytes[N_SLOTS];
+  int n_slots;   /* slots the device had memory for, N_SLOTS until one ran out */
 #endif
 } GstCudaSmoothFilterPrivate;
 
@@ -184,18 +185,24 @@ caps_are_cuda (GstCaps * caps, guint i)
       ("%s failed: %s (%s)", what, cudaGetErrorName (err), cudaGetErrorString (err)))
 
 static void
+free_slot (GstCudaSmoothFilterPrivate * priv, int i)
+{
+  if (priv->d_in[i])
+    cudaFree (priv->d_in[i]);
+  if (priv->d_out[i])
+    cudaFree (priv->d_out[i]);
+  if (priv->scratch[i])
+    cudaFree (priv->scratch[i]);
+  priv->d_in[i] = priv->d_out[i] = priv->scratch[i] = NULL;
+  priv->scratch_bytes[i] = 0;
+}
+
+static void
 free_device_buffers (GstCudaSmoothFilterPrivate * priv)
 {
-  for (int i = 0; i < N_SLOTS; i++) {
-    if (priv->d_in[i])
-      cudaFree (priv->d_in[i]);
-    if (priv->d_out[i])
-      cudaFree (priv->d_out[i]);
-    if (priv->scratch[i])
-      cudaFree (priv->scratch[i]);
-    priv->d_in[i] = priv->d_out[i] = priv->scratch[i] = NULL;
-    priv->scratch_bytes[i] = 0;
-  }
+  for (int i = 0; i < N_SLOTS; i++)
+    free_slot (priv, i);
+  priv->n_slots = N_SLOTS;
 }
 
 /* With the context pushed: slot 0's frame buffers for the negotiated size, so that a frame
@@ -234,6 +241,29 @@ ensure_scratch (GstCudaSmoothFilterPrivate * priv, int slot, size_t bytes)
     return err;
   priv->scratch_bytes[slot] = bytes;
   return cudaSuccess;
+}
+
+/* With the context pushed: the device buffers a frame on `slot` needs (an upload and a
+ * download buffer unless its memory is already ours on the device, and scratch), with what
+ * was being allocated when it failed. */
+static cudaError_t
+ensure_slot (GstCudaSmoothFilterPrivate * priv, int slot, gboolean need_in, gboolean need_out,
+    size_t scratch_bytes, const char **what)
+{
+  const size_t bytes = priv->d_pitch * GST_VIDEO_INFO_HEIGHT (&priv->in_info);
+  cudaError_t err = cudaSuccess;
+  *what = "allocating the upload buffer";
+  if (need_in && !priv->d_in[slot])
+    err = cudaMalloc (&priv->d_in[slot], bytes);
+  if (err == cudaSuccess && need_out && !priv->d_out[slot]) {
+    *what = "allocating the download buffer";
+    err = cudaMalloc (&priv->d_out[slot], bytes);
+  }
+  if (err == cudaSuccess && scratch_bytes) {
+    *what = "allocating scratch memory";
+    err = ensure_scratch (priv, slot, scratch_bytes);
+  }
+  return err;
 }
 
 static gboolean
@@ -449,7 +479,7 @@ filter_on_gpu (GstCudaSmoothFilter * self, Pending * p, gboolean identity,
   GstCudaSmoothFilterClass *klass = GST_CUDA_SMOOTH_FILTER_GET_CLASS (self);
   gboolean in_dev, out_dev;
   /* one frame at a time needs one slot (cameras keep a third of the device memory) */
-  const int slot = overlapping (self) ? (int) (priv->frames++ % N_SLOTS) : 0;
+  int slot = overlapping (self) ? (int) (priv->frames++ % priv->n_slots) : 0;
   const int w = GST_VIDEO_INFO_WIDTH (&priv->in_info), h = GST_VIDEO_INFO_HEIGHT (&priv->in_info);
   cudaError_t err = cudaSuccess;
   const char *what = "";
@@ -465,6 +495,25 @@ filter_on_gpu (GstCudaSmoothFilter * self, Pending * p, gboolean identity,
     GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("Cannot make the CUDA context current"), (NULL));
     return GST_FLOW_ERROR;
   }
+  const size_t scratch_bytes = identity ? 0 : klass->cuda_scratch_bytes (params, w, h);
+  err = ensure_slot (priv, slot, !in_dev, !out_dev, scratch_bytes, &what);
+  if (err == cudaErrorMemoryAllocation && slot > 0) {
+    /* Slot 0's buffers fitted at negotiation; a device without room for every slot runs
+     * fewer frames in flight rather than none. */
+    cudaGetLastError ();   /* not left for a later check to find */
+    free_slot (priv, slot);
+    priv->n_slots = slot;
+    GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
+        ("Not enough GPU memory for %d frames in flight; running %d", N_SLOTS, slot),
+        ("%s for frame slot %d: %s", what, slot, cudaGetErrorName (err)));
+    slot = 0;
+    err = ensure_slot (priv, slot, !in_dev, !out_dev, scratch_bytes, &what);
+  }
+  if (err != cudaSuccess) {
+    gst_cuda_context_pop (NULL);
+    CUDA_ERROR (self, err, what);
+    return GST_FLOW_ERROR;
+  }
   p->slot = slot;
   const cudaStream_t stream = priv->streams[slot];
   CsCudaImage src = { GST_VIDEO_FRAME_PLANE_DATA (&p->in_frame, 0), w, h,
@@ -475,21 +524,13 @@ filter_on_gpu (GstCudaSmoothFilter * self, Pending * p, gboolean identity,
 
   if (!in_dev) {
     /* system memory, or CUDA memory of another context (mapped to host): upload */
-    what = "allocating the upload buffer";
-    if (!priv->d_in[slot])
-      err = cudaMalloc (&priv->d_in[slot], priv->d_pitch * h);
-    if (err == cudaSuccess) {
-      what = "cudaMemcpy2DAsync (upload)";
-      err = cudaMemcpy2DAsync (priv->d_in[slot], priv->d_pitch, src.data, src.pitch,
-          (size_t) w * 4, h, cudaMemcpyHostToDevice, stream);
-      src.data = priv->d_in[slot];
-      src.pitch = priv->d_pitch;
-    }
+    what = "cudaMemcpy2DAsync (upload)";
+    err = cudaMemcpy2DAsync (priv->d_in[slot], priv->d_pitch, src.data, src.pitch,
+        (size_t) w * 4, h, cudaMemcpyHostToDevice, stream);
+    src.data = priv->d_in[slot];
+    src.pitch = priv->d_pitch;
   }
-  if (err == cudaSuccess && !out_dev) {
-    what = "allocating the download buffer";
-    if (!priv->d_out[slot])
-      err = cudaMalloc (&priv->d_out[slot], priv->d_pitch * h);
+  if (!out_dev) {
     dst.data = priv->d_out[slot];
     dst.pitch = priv->d_pitch;
   }
@@ -498,13 +539,9 @@ filter_on_gpu (GstCudaSmoothFilter * self, Pending * p, gboolean identity,
       what = "copying the frame";
       err = cs_cuda_copy (&src, &dst, stream);
     } else {
-      what = "allocating scratch memory";
-      err = ensure_scratch (priv, slot, klass->cuda_scratch_bytes (params, w, h));
-      if (err == cudaSuccess) {
-        what = "filtering";
-        err = klass->filter_cuda (params, &src, &dst, &priv->dev, priv->scratch[slot],
-            priv->scratch_bytes[slot], stream);
-      }
+      what = "filtering";
+      err = klass->filter_cuda (params, &src, &dst, &priv->dev, priv->scratch[slot],
+          priv->scratch_bytes[slot], stream);
     }
   }
   if (err == cudaSuccess && !out_dev) {
@@ -1185,6 +1222,9 @@ gst_cuda_smooth_filter_init (GstCudaSmoothFilter * self)
   priv->backend = DEFAULT_BACKEND;
   priv->device_id = DEFAULT_DEVICE_ID;
   priv->overlap = DEFAULT_OVERLAP;
+#ifdef HAVE_CUDA
+  priv->n_slots = N_SLOTS;
+#endif
   g_queue_init (&priv->pending);
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
 }

@@ -1,10 +1,12 @@
 /* The elements on the GPU inside real pipelines: cudaupload/cudadownload interop (CUDA
  * memory in and out), mixed memory (CUDA in, system out and the reverse), GPU and CPU
  * backends against the double reference on the same frames, a frame too large for the
- * device. Skips (exit 77) with the reason where no usable CUDA device exists.
+ * device, a device with room for fewer frames in flight than overlap asks for. Skips (exit 77) with the reason where no usable CUDA device exists.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <cuda_runtime.h>
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 #include <gst/check/gstcheck.h>
 #include <gst/video/video.h>
 #include <stdio.h>
@@ -196,6 +198,115 @@ GST_START_TEST (test_frame_too_large)
 }
 GST_END_TEST;
 
+/* A device with room for one frame slot but not for the others that overlap asks for: the
+ * element warns and runs fewer frames in flight, and every frame still comes out, the same
+ * as the first (filtered before the memory ran short). 4K edgeawaregauss needs ~200 MB a
+ * slot; the test takes all but ~100 MB of the free device memory after the first frame. */
+#define BIG_W 3840
+#define BIG_H 2160
+
+static GstBuffer *big_frame (void)
+{
+  GstBuffer *b = gst_buffer_new_allocate (NULL, (gsize) BIG_W * BIG_H * 4, NULL);
+  GstMapInfo m;
+  gst_buffer_map (b, &m, GST_MAP_WRITE);
+  for (gsize i = 0; i < m.size; i++)
+    m.data[i] = (guint8) ((i * 2654435761u) >> 24);   /* noise: every spacing differs */
+  gst_buffer_unmap (b, &m);
+  return b;
+}
+
+static GstBuffer *pull (GstElement *sink)
+{
+  GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 20 * GST_SECOND);
+  if (!s)
+    return NULL;
+  GstBuffer *b = gst_buffer_ref (gst_sample_get_buffer (s));
+  gst_sample_unref (s);
+  return b;
+}
+
+static gboolean same_frame (GstBuffer *a, GstBuffer *b)
+{
+  GstVideoInfo info;
+  GstVideoFrame fa, fb;
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, BIG_W, BIG_H);
+  gboolean same = gst_video_frame_map (&fa, &info, a, GST_MAP_READ);
+  if (same && !gst_video_frame_map (&fb, &info, b, GST_MAP_READ)) {
+    gst_video_frame_unmap (&fa);
+    return FALSE;
+  }
+  for (int y = 0; same && y < BIG_H; y++)
+    same = !memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, 0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, 0),
+        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, 0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, 0), BIG_W * 4);
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+  return same;
+}
+
+GST_START_TEST (test_fewer_frames_in_flight_when_memory_runs_short)
+{
+  const int frames = 6;
+  GstElement *p = gst_parse_launch ("appsrc name=src format=time caps=video/x-raw,format=RGBA,"
+      "width=3840,height=2160,framerate=30/1 ! edgeawaregauss name=f backend=cuda overlap=off "
+      "! appsink name=out sync=false", NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src"), *f = gst_bin_get_by_name (GST_BIN (p), "f");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "out");
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  ck_assert_int_eq (gst_app_src_push_buffer (GST_APP_SRC (src), big_frame ()), GST_FLOW_OK);
+  GstBuffer *first = pull (sink);
+  ck_assert_msg (first != NULL, "the first frame did not come out");
+
+  /* all but ~100 MB of what is free now: less than one more slot */
+  size_t free_bytes = 0, total = 0;
+  void *hog = NULL;
+  ck_assert_int_eq (cudaMemGetInfo (&free_bytes, &total), cudaSuccess);
+  for (size_t want = free_bytes - (100u << 20); !hog && want > (256u << 20); want -= 32u << 20)
+    if (cudaMalloc (&hog, want) != cudaSuccess) {
+      cudaGetLastError ();
+      hog = NULL;
+    }
+  ck_assert_msg (hog != NULL, "could not take the device's free memory (%zu bytes free)", free_bytes);
+  cudaMemGetInfo (&free_bytes, &total);
+  printf ("device memory left free for the element: %zu MB\n", free_bytes >> 20);
+
+  gst_util_set_object_arg (G_OBJECT (f), "overlap", "on");
+  for (int i = 1; i < frames; i++)
+    ck_assert_int_eq (gst_app_src_push_buffer (GST_APP_SRC (src), big_frame ()), GST_FLOW_OK);
+  ck_assert_int_eq (gst_app_src_end_of_stream (GST_APP_SRC (src)), GST_FLOW_OK);
+  for (int i = 1; i < frames; i++) {
+    GstBuffer *b = pull (sink);
+    ck_assert_msg (b != NULL, "frame %d did not come out", i);
+    ck_assert_msg (same_frame (first, b), "frame %d differs from the first", i);
+    gst_buffer_unref (b);
+  }
+  gboolean warned = FALSE;
+  GstMessage *m;
+  while (!warned && (m = gst_bus_pop_filtered (GST_ELEMENT_BUS (p), GST_MESSAGE_WARNING | GST_MESSAGE_ERROR))) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (m, &err, &dbg);
+    else
+      gst_message_parse_warning (m, &err, &dbg);
+    printf ("%s: %s (%s)\n", GST_MESSAGE_TYPE_NAME (m), err->message, dbg);
+    ck_assert_msg (GST_MESSAGE_TYPE (m) == GST_MESSAGE_WARNING, "error: %s", err->message);
+    warned = strstr (err->message, "frames in flight") != NULL;
+    g_clear_error (&err);
+    g_free (dbg);
+    gst_message_unref (m);
+  }
+  ck_assert_msg (warned, "no warning about fewer frames in flight");
+  gst_element_set_state (p, GST_STATE_NULL);
+  cudaFree (hog);
+  gst_buffer_unref (first);
+  gst_object_unref (src);
+  gst_object_unref (f);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+}
+GST_END_TEST;
+
 static Suite *gpu_suite (void)
 {
   Suite *s = suite_create ("gpu-elements");
@@ -203,6 +314,7 @@ static Suite *gpu_suite (void)
   tcase_set_timeout (tc, 60);
   tcase_add_loop_test (tc, test_routes_against_reference, 0, 3 * 7);
   tcase_add_test (tc, test_frame_too_large);
+  tcase_add_test (tc, test_fewer_frames_in_flight_when_memory_runs_short);
   suite_add_tcase (s, tc);
   return s;
 }
