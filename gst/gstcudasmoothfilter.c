@@ -501,6 +501,7 @@ filter_on_gpu (GstCudaSmoothFilter * self, Pending * p, gboolean identity,
     /* Slot 0's buffers fitted at negotiation; a device without room for every slot runs
      * fewer frames in flight rather than none. */
     cudaGetLastError ();   /* not left for a later check to find */
+    cudaStreamSynchronize (priv->streams[slot]);   /* its earlier frames may use its buffers */
     free_slot (priv, slot);
     priv->n_slots = slot;
     GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
