@@ -754,7 +754,23 @@ template <class S, class F, bool kFrameIsIn> struct RowSamples {
   }
 };
 
-/* kFrameIsIn: the pass reads the frame itself (first pass), so one tile serves both. */
+/* A row sweep's lane among the 32 rows from row0: its row, whether that row exists, and the
+ * bounds of the block's segment (blockIdx.y); false when there is nothing to sweep (row0
+ * past the last row, or an empty segment). */
+__device__ __forceinline__ bool row_segment (const Segments &geo, int row0, int lane, int &row, bool &valid,
+    int &st, int &en)
+{
+  if (row0 >= geo.n_lines)
+    return false;
+  row = row0 + lane;
+  valid = row < geo.n_lines;
+  geo.bounds (blockIdx.y, st, en);
+  return en > st;
+}
+
+/* Rows of any filter (recursivegauss's swept passes; the edge-aware rows run
+ * sweep_rows_split). kFrameIsIn: the pass reads the frame itself (first pass), so one tile
+ * serves both. */
 template <class S, class D, class F, bool kFrameIsIn>
 __global__ void __launch_bounds__ (32 * kRowWarps)
 sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F filt)
@@ -762,15 +778,11 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
   __shared__ RowTiles<S, F> tiles[kRowWarps];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int row0 = (blockIdx.x * kRowWarps + warp) * 32;
-  if (row0 >= geo.n_lines)
+  int row, st, en;
+  bool valid;
+  if (!row_segment (geo, row0, lane, row, valid, st, en))
     return;   /* the whole warp */
   RowTiles<S, F> &tl = tiles[warp];
-  const int row = row0 + lane;
-  const bool valid = row < geo.n_lines;
-  int st, en;
-  geo.bounds (blockIdx.y, st, en);
-  if (en <= st)
-    return;
   const int s = valid ? filt.causal_start (frame, row, st) : st;
   const int e = valid ? filt.anticausal_end (frame, row, en, geo.n) : en - 1;
   const int s_min = warp_min (s), e_max = warp_max (e);
@@ -798,35 +810,18 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
     stage_chunk (tl.in, in, lane < count, tl.frame, frame, F::kNeedsFrame && !kFrameIsIn && lane < count,
         tl.park, partial, false, row0, geo.n_lines, k0 + lane, lane);
     __syncwarp ();
-    if (F::kZeroStarts) {
-      /* branch-free steps (see masked_terms): one basic block that unrolls, so that the
-       * terms of the next steps overlap this one's recursion; parked sums before st are
-       * stale slots that tile_store leaves out */
-#pragma unroll 4
-      for (int j = 0; j < count; j++) {
-        const int k = k0 + j;
-        float4 f, fr;
-        samples.staged (j, f, fr);
-        masked_terms (filt, k > s, fr, fr_prev, bd, x);
+    for (int j = 0; j < count; j++) {
+      const int k = k0 + j;
+      float4 f, fr;
+      samples.staged (j, f, fr);
+      if (k > s) {
+        filt.terms (fr, fr_prev, bd, x);
         sweep_advance (state, bd, x, f, f_prev);
-        f_prev = f;
-        fr_prev = fr;
+      }
+      f_prev = f;
+      fr_prev = fr;
+      if (k >= st)
         tl.park[lane][j] = park_word (sweep_sum (state));
-      }
-    } else {
-      for (int j = 0; j < count; j++) {
-        const int k = k0 + j;
-        float4 f, fr;
-        samples.staged (j, f, fr);
-        if (k > s) {
-          filt.terms (fr, fr_prev, bd, x);
-          sweep_advance (state, bd, x, f, f_prev);
-        }
-        f_prev = f;
-        fr_prev = fr;
-        if (k >= st)
-          tl.park[lane][j] = park_word (sweep_sum (state));
-      }
     }
     __syncwarp ();
     if (!parked_in_tile)
@@ -849,35 +844,20 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
       const float4 o = make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w);
       store_px (D (), out, reinterpret_cast<char *> (&tl.park[lane][j]), o);
     };
-    if (F::kZeroStarts) {
-      /* as the causal sweep; outputs at k >= en land in slots that the stores leave out */
-#pragma unroll 4
-      for (int j = count - 1; j >= 0; j--) {
-        const int k = k0 + j;
-        float4 f, fr;
-        samples.staged (j, f, fr);
-        masked_terms (filt, k < e, fr_prev, fr, bd, x);
+    for (int j = count - 1; j >= 0; j--) {
+      const int k = k0 + j;
+      float4 f, fr;
+      samples.staged (j, f, fr);
+      if (k < e) {
+        filt.terms (fr_prev, fr, bd, x);
         sweep_advance (state, bd, x, f, f_prev);
-        f_prev = f;
-        fr_prev = fr;
+      } else if (k == e && valid) {
+        filt.anticausal_state (state, row, blockIdx.y, en, geo.n);
+      }
+      f_prev = f;
+      fr_prev = fr;
+      if (k < en)
         output (j, f);
-      }
-    } else {
-      for (int j = count - 1; j >= 0; j--) {
-        const int k = k0 + j;
-        float4 f, fr;
-        samples.staged (j, f, fr);
-        if (k < e) {
-          filt.terms (fr_prev, fr, bd, x);
-          sweep_advance (state, bd, x, f, f_prev);
-        } else if (k == e && valid) {
-          filt.anticausal_state (state, row, blockIdx.y, en, geo.n);
-        }
-        f_prev = f;
-        fr_prev = fr;
-        if (k < en)
-          output (j, f);
-      }
     }
     __syncwarp ();
     /* only this chunk's samples: lanes past `count` hold another chunk's stale values */
@@ -914,15 +894,11 @@ sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo,
   __shared__ int causal_starts[32];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int row0 = blockIdx.x * kSplitRowLines;
-  if (row0 >= geo.n_lines)
+  int row, st, en;
+  bool valid;
+  if (!row_segment (geo, row0, lane, row, valid, st, en))
     return;   /* the whole block */
   RowTiles<S, F> &tl = tiles[warp];
-  const int row = row0 + lane;
-  const bool valid = row < geo.n_lines;
-  int st, en;
-  geo.bounds (blockIdx.y, st, en);
-  if (en <= st)
-    return;
   const int mid = st + (en - st) / 2;   /* warp 0 writes st..mid−1, warp 1 mid..en−1 */
   const RowSamples<S, F, kFrameIsIn> samples = { frame, in, tl, row, lane, valid };
   SweepState state;
