@@ -6,7 +6,13 @@
  * ms_median and ms_min time each launch alone from an idle GPU, so they include the time
  * the launch takes to reach it (an empty kernel measures 5.6–7 µs this way on an H100);
  * ms_batch is the time per launch of the same launches queued back to back (the median of
- * three batches of 20), which is what a stream of frames costs the GPU.
+ * three batches of 20), which is what a stream of frames costs the GPU. ms_queued times each
+ * launch alone too, but queued behind a kernel that holds the GPU for 0.5 ms, so that the
+ * launch and both events are waiting on the GPU before the first event is reached: the
+ * kernels' own time on the GPU (and the gaps between the kernels of a chain), without the
+ * host's launch latency and without the overlap of neighbouring launches that ms_batch
+ * allows. Each queued run checks that the GPU had not yet reached its first event when the
+ * host had queued the launch; runs where it had are counted (queued_uncovered=, normally 0).
  * Not part of the test suite. Usage:
  *   cs-bench-kernels [--image photo.png] [--runs N] [--only edgeaware|bilateral|recursive|
  *                    sweep|pass-sweep|pass-sweep-edgeaware] [--profile]
@@ -14,6 +20,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <algorithm>
+#include <chrono>
 #include <cstdarg>
 #include <cmath>
 #include <cstdio>
@@ -132,6 +139,8 @@ static double measure_rate (K kernel, double ops_per_thread)
   return 10.0 * blocks * threads * ops_per_thread / (ms * 1e-3);
 }
 
+static std::vector<float> g_host_us;   /* the host's time in each launch call of the last timed_runs() */
+
 /* Each of `runs` launches timed alone between two events, after `warmups` untimed ones;
  * launch (i) gets the run's index (inputs rotate by it). Sorted. */
 template <class Launch>
@@ -144,9 +153,12 @@ static std::vector<float> timed_runs (Launch launch, int warmups, int runs)
     launch (i);
   CHECK (cudaDeviceSynchronize ());
   std::vector<float> t;
+  g_host_us.clear ();
   for (int i = 0; i < runs; i++) {
     CHECK (cudaEventRecord (e0));
+    const auto h0 = std::chrono::steady_clock::now ();
     launch (i);
+    g_host_us.push_back (std::chrono::duration<float, std::micro> (std::chrono::steady_clock::now () - h0).count ());
     CHECK (cudaEventRecord (e1));
     CHECK (cudaEventSynchronize (e1));
     float ms;
@@ -157,6 +169,13 @@ static std::vector<float> timed_runs (Launch launch, int warmups, int runs)
   CHECK (cudaEventDestroy (e1));
   std::sort (t.begin (), t.end ());
   return t;
+}
+
+static double median_host_us (void)
+{
+  std::vector<float> h = g_host_us;
+  std::sort (h.begin (), h.end ());
+  return h.empty () ? 0.0 : h[h.size () / 2];
 }
 
 /* The same launches queued back to back between two events: the time per launch, median
@@ -187,6 +206,54 @@ static float batch_ms (Launch launch, int runs)
   return t[1];
 }
 
+/* Holds the stream until `ns` nanoseconds of the GPU's global timer have passed. */
+__global__ void hold_kernel (unsigned long long ns)
+{
+  unsigned long long t0, t;
+  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do
+    asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  while (t - t0 < ns);
+}
+
+static const unsigned long long kHoldNs = 500000;   /* far above a launch's host time (host_us) */
+static int g_queued_uncovered;   /* runs of the last queued_ms() whose launch was not queued in time */
+
+/* Each of `runs` launches timed alone between two events, queued behind hold_kernel so that
+ * the host's launch latency falls before the first event; the median, 0 when profiling. */
+template <class Launch>
+static float queued_ms (Launch launch, int runs)
+{
+  g_queued_uncovered = 0;
+  if (g_profile || !g_batches)
+    return 0.0f;
+  cudaEvent_t e0, e1;
+  CHECK (cudaEventCreate (&e0));
+  CHECK (cudaEventCreate (&e1));
+  std::vector<float> t;
+  for (int i = 0; i < runs; i++) {
+    CHECK (cudaDeviceSynchronize ());
+    hold_kernel<<<1, 1>>> (kHoldNs);
+    CHECK (cudaGetLastError ());
+    CHECK (cudaEventRecord (e0));
+    launch (i);
+    CHECK (cudaEventRecord (e1));
+    const cudaError_t reached = cudaEventQuery (e0);
+    if (reached == cudaSuccess)
+      g_queued_uncovered++;
+    else if (reached != cudaErrorNotReady)
+      CHECK (reached);
+    CHECK (cudaEventSynchronize (e1));
+    float ms;
+    CHECK (cudaEventElapsedTime (&ms, e0, e1));
+    t.push_back (ms);
+  }
+  CHECK (cudaEventDestroy (e0));
+  CHECK (cudaEventDestroy (e1));
+  std::sort (t.begin (), t.end ());
+  return t[t.size () / 2];
+}
+
 __global__ void empty_kernel (int *out)
 {
   if (out && threadIdx.x == 1024)
@@ -203,7 +270,9 @@ __global__ void copy_kernel (const uint4 *in, uint4 *out, size_t n)
  * least work a filter does (a copy of an RGBA frame, 8 B/px): where a kernel's memory or
  * arithmetic floor is a few microseconds, these are the floors it cannot go under. */
 struct Result {
-  double median, min, batch;
+  double median, min, batch, queued;
+  int queued_uncovered;
+  double host_us;   /* median time of the launch call on the host */
 };
 
 static Result time_one_launch (size_t frame_bytes)
@@ -225,12 +294,14 @@ static Result time_one_launch (size_t frame_bytes)
       empty_kernel<<<1, 32>>> (nullptr);
   };
   const std::vector<float> t = timed_runs (launch, 5, 60);
+  const double host_us = median_host_us ();
   const float batch = batch_ms (launch, 60);
+  const float queued = queued_ms (launch, 60);
   for (auto a : inputs)
     CHECK (cudaFree (a));
   if (b)
     CHECK (cudaFree (b));
-  return { t[t.size () / 2], t[0], batch };
+  return { t[t.size () / 2], t[0], batch, queued, g_queued_uncovered, host_us };
 }
 
 /* ---- one measurement ---- */
@@ -286,7 +357,10 @@ static Result time_launches (Frame &f, Launch launch)
 {
   const auto rotated = [&] (int i) { CHECK (launch (f.inputs[i % f.inputs.size ()])); };
   const std::vector<float> t = timed_runs (rotated, g_warmups, g_runs);
-  return { t[t.size () / 2], t[0], batch_ms (rotated, 20) };
+  const double host_us = median_host_us ();
+  const float batch = batch_ms (rotated, 20);
+  const float queued = queued_ms (rotated, g_runs);
+  return { t[t.size () / 2], t[0], batch, queued, g_queued_uncovered, host_us };
 }
 
 static double g_bw_gbs, g_fma_rate, g_ex2_rate;
@@ -295,9 +369,9 @@ static void print_line (const char *filter, const Frame &f, const std::string &p
     double floor_ms, const char *floor_what, const std::string &extra = "")
 {
   printf ("bench filter=%s path=device size=%dx%d params=%s ms_median=%.4f ms_min=%.4f ms_batch=%.4f "
-          "floor_ms=%.4f floor=%s ratio=%.2f%s\n",
-      filter, f.w, f.h, params.c_str (), r.median, r.min, r.batch, floor_ms, floor_what, r.median / floor_ms,
-      extra.c_str ());
+          "ms_queued=%.4f queued_uncovered=%d host_us=%.1f floor_ms=%.4f floor=%s ratio=%.2f%s\n",
+      filter, f.w, f.h, params.c_str (), r.median, r.min, r.batch, r.queued, r.queued_uncovered, r.host_us, floor_ms,
+      floor_what, r.median / floor_ms, extra.c_str ());
   fflush (stdout);
 }
 
@@ -591,8 +665,10 @@ int main (int argc, char **argv)
                copy_4k = time_one_launch ((size_t) 3840 * 2160 * 4);
   printf ("launch empty_kernel_ms=%.4f copy_1080p_ms=%.4f copy_4k_ms=%.4f (one launch as the benchmark times it; "
           "copy = an RGBA frame read and written, 8 B/px, inputs rotated as for the filters) "
-          "batch: empty_kernel_ms=%.4f copy_1080p_ms=%.4f copy_4k_ms=%.4f (per launch, queued back to back)\n",
-      empty.median, copy_hd.median, copy_4k.median, empty.batch, copy_hd.batch, copy_4k.batch);
+          "batch: empty_kernel_ms=%.4f copy_1080p_ms=%.4f copy_4k_ms=%.4f (per launch, queued back to back) "
+          "queued: empty_kernel_ms=%.4f copy_1080p_ms=%.4f copy_4k_ms=%.4f (alone, queued behind a hold; uncovered %d/%d/%d)\n",
+      empty.median, copy_hd.median, copy_4k.median, empty.batch, copy_hd.batch, copy_4k.batch, empty.queued,
+      copy_hd.queued, copy_4k.queued, empty.queued_uncovered, copy_hd.queued_uncovered, copy_4k.queued_uncovered);
   if (!only || !strcmp (only, "recursive"))
     bench_recursive ();
   if (!only || !strcmp (only, "bilateral"))
