@@ -7,11 +7,13 @@
  *   bench filter=... path=system|cuda size=WxH params=... fps=... ms_per_frame=... floor_ms=...
  *   floor=pcie-both-ways ratio=...  (ratio = floor / time per frame: 1.0 is the bus limit)
  * Usage: cs-bench-pipeline [--frames N] [--only FILTER] [--size WxH] [--path system|cuda]
+ *                          [--params "PROPERTIES"]   (with --only: that filter's properties)
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gst/base/gstpushsrc.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -199,7 +201,7 @@ static int run (const char *filter, const char *params, const char *path, int w,
 int main (int argc, char **argv)
 {
   int frames = 400, only_w = 0, only_h = 0;
-  const char *only = NULL, *only_path = NULL;
+  const char *only = NULL, *only_path = NULL, *only_params = NULL;
   gst_init (&argc, &argv);
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--frames") && i + 1 < argc)
@@ -210,10 +212,17 @@ int main (int argc, char **argv)
       only_path = argv[++i];
     else if (!strcmp (argv[i], "--size") && i + 1 < argc)
       sscanf (argv[++i], "%dx%d", &only_w, &only_h);
+    else if (!strcmp (argv[i], "--params") && i + 1 < argc)
+      only_params = argv[++i];
     else {
-      fprintf (stderr, "usage: %s [--frames N] [--only FILTER] [--size WxH] [--path system|cuda]\n", argv[0]);
+      fprintf (stderr, "usage: %s [--frames N] [--only FILTER] [--size WxH] [--path system|cuda] [--params PROPS]\n",
+          argv[0]);
       return 2;
     }
+  }
+  if (only_params && !only) {
+    fprintf (stderr, "--params needs --only FILTER\n");
+    return 2;
   }
   int n = 0;
   if (cudaGetDeviceCount (&n) != cudaSuccess || n == 0) {
@@ -237,11 +246,16 @@ int main (int argc, char **argv)
     for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
       if (only && strcmp (only, cases[k].filter))
         continue;
+      bool seen = false;   /* with --params, one run per filter */
+      for (unsigned j = 0; j < k; j++)
+        seen |= !strcmp (cases[j].filter, cases[k].filter);
+      if (only_params && seen)
+        continue;
       for (int p = 0; p < 2; p++) {
         const char *path = p ? "cuda" : "system";
         if (only_path && strcmp (only_path, path))
           continue;
-        rc |= run (cases[k].filter, cases[k].params, path, w, h, frames, floor_ms);
+        rc |= run (cases[k].filter, only_params ? only_params : cases[k].params, path, w, h, frames, floor_ms);
       }
     }
   }
