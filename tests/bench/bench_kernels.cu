@@ -139,12 +139,28 @@ static double measure_rate (K kernel, double ops_per_thread)
   return 10.0 * blocks * threads * ops_per_thread / (ms * 1e-3);
 }
 
-static std::vector<float> g_host_us;   /* the host's time in each launch call of the last timed_runs() */
+static std::vector<float> g_host_us;   /* the host's time in each launch call of the last unqueued timed_runs() */
+static int g_queued_uncovered;   /* runs of the last queued timed_runs() whose launch was not queued in time */
+static const unsigned long long kHoldNs = 500000;   /* far above a launch's host time (host_us) */
+
+/* Holds the stream until `ns` nanoseconds of the GPU's global timer have passed. */
+__global__ void hold_kernel (unsigned long long ns)
+{
+  unsigned long long t0, t;
+  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do
+    asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  while (t - t0 < ns);
+}
 
 /* Each of `runs` launches timed alone between two events, after `warmups` untimed ones;
- * launch (i) gets the run's index (inputs rotate by it). Sorted. */
+ * launch (i) gets the run's index (inputs rotate by it). Sorted. Unqueued, each launch
+ * starts from an idle GPU (and g_host_us gets the host's time in each launch call);
+ * queued, the launch and its events wait behind hold_kernel, so that the host's launch
+ * latency falls before the first event (g_queued_uncovered counts the runs where the GPU
+ * had reached that event before the host had queued the second). */
 template <class Launch>
-static std::vector<float> timed_runs (Launch launch, int warmups, int runs)
+static std::vector<float> timed_runs (Launch launch, int warmups, int runs, bool queued = false)
 {
   cudaEvent_t e0, e1;
   CHECK (cudaEventCreate (&e0));
@@ -153,13 +169,29 @@ static std::vector<float> timed_runs (Launch launch, int warmups, int runs)
     launch (i);
   CHECK (cudaDeviceSynchronize ());
   std::vector<float> t;
-  g_host_us.clear ();
+  if (queued)
+    g_queued_uncovered = 0;
+  else
+    g_host_us.clear ();
   for (int i = 0; i < runs; i++) {
+    if (queued) {
+      CHECK (cudaDeviceSynchronize ());
+      hold_kernel<<<1, 1>>> (kHoldNs);
+      CHECK (cudaGetLastError ());
+    }
     CHECK (cudaEventRecord (e0));
     const auto h0 = std::chrono::steady_clock::now ();
     launch (i);
-    g_host_us.push_back (std::chrono::duration<float, std::micro> (std::chrono::steady_clock::now () - h0).count ());
+    if (!queued)
+      g_host_us.push_back (std::chrono::duration<float, std::micro> (std::chrono::steady_clock::now () - h0).count ());
     CHECK (cudaEventRecord (e1));
+    if (queued) {
+      const cudaError_t reached = cudaEventQuery (e0);
+      if (reached == cudaSuccess)
+        g_queued_uncovered++;
+      else if (reached != cudaErrorNotReady)
+        CHECK (reached);
+    }
     CHECK (cudaEventSynchronize (e1));
     float ms;
     CHECK (cudaEventElapsedTime (&ms, e0, e1));
@@ -169,6 +201,17 @@ static std::vector<float> timed_runs (Launch launch, int warmups, int runs)
   CHECK (cudaEventDestroy (e1));
   std::sort (t.begin (), t.end ());
   return t;
+}
+
+/* The median of `runs` queued launches (timed_runs); 0 when profiling or sweeping. */
+template <class Launch>
+static float queued_ms (Launch launch, int runs)
+{
+  g_queued_uncovered = 0;
+  if (g_profile || !g_batches)
+    return 0.0f;
+  const std::vector<float> t = timed_runs (launch, 0, runs, true);
+  return t[t.size () / 2];
 }
 
 static double median_host_us (void)
@@ -204,54 +247,6 @@ static float batch_ms (Launch launch, int runs)
   CHECK (cudaEventDestroy (e1));
   std::sort (t.begin (), t.end ());
   return t[1];
-}
-
-/* Holds the stream until `ns` nanoseconds of the GPU's global timer have passed. */
-__global__ void hold_kernel (unsigned long long ns)
-{
-  unsigned long long t0, t;
-  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do
-    asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  while (t - t0 < ns);
-}
-
-static const unsigned long long kHoldNs = 500000;   /* far above a launch's host time (host_us) */
-static int g_queued_uncovered;   /* runs of the last queued_ms() whose launch was not queued in time */
-
-/* Each of `runs` launches timed alone between two events, queued behind hold_kernel so that
- * the host's launch latency falls before the first event; the median, 0 when profiling. */
-template <class Launch>
-static float queued_ms (Launch launch, int runs)
-{
-  g_queued_uncovered = 0;
-  if (g_profile || !g_batches)
-    return 0.0f;
-  cudaEvent_t e0, e1;
-  CHECK (cudaEventCreate (&e0));
-  CHECK (cudaEventCreate (&e1));
-  std::vector<float> t;
-  for (int i = 0; i < runs; i++) {
-    CHECK (cudaDeviceSynchronize ());
-    hold_kernel<<<1, 1>>> (kHoldNs);
-    CHECK (cudaGetLastError ());
-    CHECK (cudaEventRecord (e0));
-    launch (i);
-    CHECK (cudaEventRecord (e1));
-    const cudaError_t reached = cudaEventQuery (e0);
-    if (reached == cudaSuccess)
-      g_queued_uncovered++;
-    else if (reached != cudaErrorNotReady)
-      CHECK (reached);
-    CHECK (cudaEventSynchronize (e1));
-    float ms;
-    CHECK (cudaEventElapsedTime (&ms, e0, e1));
-    t.push_back (ms);
-  }
-  CHECK (cudaEventDestroy (e0));
-  CHECK (cudaEventDestroy (e1));
-  std::sort (t.begin (), t.end ());
-  return t[t.size () / 2];
 }
 
 __global__ void empty_kernel (int *out)
