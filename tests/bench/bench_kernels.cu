@@ -13,6 +13,8 @@
  * host's launch latency and without the overlap of neighbouring launches that ms_batch
  * allows. Each queued run checks that the GPU had not yet reached its first event when the
  * host had queued the launch; runs where it had are counted (queued_uncovered=, normally 0).
+ * ratio= is ms_queued (ms_median where it is not measured: sweeps, --profile) over the floor;
+ * host_us= is the median host time of the launcher call in the unqueued runs.
  * Not part of the test suite. Usage:
  *   cs-bench-kernels [--image photo.png] [--runs N] [--only edgeaware|bilateral|recursive|
  *                    sweep|pass-sweep|pass-sweep-edgeaware] [--profile]
@@ -366,7 +368,7 @@ static void print_line (const char *filter, const Frame &f, const std::string &p
   printf ("bench filter=%s path=device size=%dx%d params=%s ms_median=%.4f ms_min=%.4f ms_batch=%.4f "
           "ms_queued=%.4f queued_uncovered=%d host_us=%.1f floor_ms=%.4f floor=%s ratio=%.2f%s\n",
       filter, f.w, f.h, params.c_str (), r.median, r.min, r.batch, r.queued, r.queued_uncovered, r.host_us, floor_ms,
-      floor_what, r.median / floor_ms, extra.c_str ());
+      floor_what, (r.queued > 0 ? r.queued : r.median) / floor_ms, extra.c_str ());
   fflush (stdout);
 }
 
