@@ -205,21 +205,12 @@ free_device_buffers (GstCudaSmoothFilterPrivate * priv)
   priv->n_slots = N_SLOTS;
 }
 
-/* With the context pushed: slot 0's frame buffers for the negotiated size, so that a frame
- * the GPU cannot hold fails at negotiation. The other slots' buffers come with their first
- * frame, which only overlapping gives them: without overlap every frame runs on slot 0. */
-static cudaError_t
-alloc_frame_buffers (GstCudaSmoothFilterPrivate * priv, gboolean need_in, gboolean need_out)
+/* The device frames' row pitch for the negotiated width */
+static size_t
+device_pitch (const GstVideoInfo * info)
 {
-  const size_t row = (size_t) GST_VIDEO_INFO_WIDTH (&priv->in_info) * 4;
-  const size_t h = GST_VIDEO_INFO_HEIGHT (&priv->in_info);
-  cudaError_t err = cudaSuccess;
-  priv->d_pitch = (row + 511) / 512 * 512;
-  if (need_in)
-    err = cudaMalloc (&priv->d_in[0], priv->d_pitch * h);
-  if (need_out && err == cudaSuccess)
-    err = cudaMalloc (&priv->d_out[0], priv->d_pitch * h);
-  return err;
+  const size_t row = (size_t) GST_VIDEO_INFO_WIDTH (info) * 4;
+  return (row + 511) / 512 * 512;
 }
 
 /* With the context pushed: at least `bytes` of scratch on a slot. */
@@ -753,6 +744,7 @@ gst_cuda_smooth_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, Gst
     GstCudaSmoothParams params;
     const int w = GST_VIDEO_INFO_WIDTH (&priv->in_info), h = GST_VIDEO_INFO_HEIGHT (&priv->in_info);
     cudaError_t err = cudaErrorInvalidResourceHandle;
+    const char *what = "making the CUDA context current";
     GST_OBJECT_LOCK (self);
     const gboolean identity = GST_CUDA_SMOOTH_FILTER_GET_CLASS (self)->snapshot (self, &params);
     GST_OBJECT_UNLOCK (self);
@@ -760,9 +752,12 @@ gst_cuda_smooth_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, Gst
       for (int i = 0; i < N_SLOTS; i++)
         cudaStreamSynchronize (priv->streams[i]);
       free_device_buffers (priv);
-      err = alloc_frame_buffers (priv, !priv->in_cuda_caps, !priv->out_cuda_caps);
-      if (err == cudaSuccess && !identity)
-        err = ensure_scratch (priv, 0, GST_CUDA_SMOOTH_FILTER_GET_CLASS (self)->cuda_scratch_bytes (&params, w, h));
+      /* Slot 0's buffers now, so that a frame the GPU cannot hold fails at negotiation. The
+       * other slots' come with their first frame, which only overlapping gives them: without
+       * overlap every frame runs on slot 0. */
+      priv->d_pitch = device_pitch (&priv->in_info);
+      err = ensure_slot (priv, 0, !priv->in_cuda_caps, !priv->out_cuda_caps,
+          identity ? 0 : GST_CUDA_SMOOTH_FILTER_GET_CLASS (self)->cuda_scratch_bytes (&params, w, h), &what);
       if (err != cudaSuccess)
         free_device_buffers (priv);
       gst_cuda_context_pop (NULL);
@@ -770,7 +765,7 @@ gst_cuda_smooth_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, Gst
     if (err != cudaSuccess) {
       GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
           ("Not enough GPU memory for %dx%d frames", w, h),
-          ("allocating frame buffers: %s (%s)", cudaGetErrorName (err), cudaGetErrorString (err)));
+          ("%s: %s (%s)", what, cudaGetErrorName (err), cudaGetErrorString (err)));
       return FALSE;
     }
   }
