@@ -272,6 +272,18 @@ struct Result {
   double host_us;   /* median time of the launch call on the host */
 };
 
+/* Every figure of one case: `runs` single launches (after `warmups`), batches of
+ * `batch_runs`, and `runs` queued launches. */
+template <class Launch>
+static Result measure (Launch launch, int warmups, int runs, int batch_runs)
+{
+  const std::vector<float> t = timed_runs (launch, warmups, runs);
+  const double host_us = median_host_us ();
+  const float batch = batch_ms (launch, batch_runs);
+  const float queued = queued_ms (launch, runs);
+  return { t[t.size () / 2], t[0], batch, queued, g_queued_uncovered, host_us };
+}
+
 static Result time_one_launch (size_t frame_bytes)
 {
   /* inputs rotated over more bytes than L2 holds, as for the filters (make_frame) */
@@ -290,15 +302,12 @@ static Result time_one_launch (size_t frame_bytes)
     else
       empty_kernel<<<1, 32>>> (nullptr);
   };
-  const std::vector<float> t = timed_runs (launch, 5, 60);
-  const double host_us = median_host_us ();
-  const float batch = batch_ms (launch, 60);
-  const float queued = queued_ms (launch, 60);
+  const Result r = measure (launch, 5, 60, 60);
   for (auto a : inputs)
     CHECK (cudaFree (a));
   if (b)
     CHECK (cudaFree (b));
-  return { t[t.size () / 2], t[0], batch, queued, g_queued_uncovered, host_us };
+  return r;
 }
 
 /* ---- one measurement ---- */
@@ -353,11 +362,7 @@ template <class Launch>
 static Result time_launches (Frame &f, Launch launch)
 {
   const auto rotated = [&] (int i) { CHECK (launch (f.inputs[i % f.inputs.size ()])); };
-  const std::vector<float> t = timed_runs (rotated, g_warmups, g_runs);
-  const double host_us = median_host_us ();
-  const float batch = batch_ms (rotated, 20);
-  const float queued = queued_ms (rotated, g_runs);
-  return { t[t.size () / 2], t[0], batch, queued, g_queued_uncovered, host_us };
+  return measure (rotated, g_warmups, g_runs, 20);
 }
 
 static double g_bw_gbs, g_fma_rate, g_ex2_rate;
