@@ -6,6 +6,7 @@
 #define CS_RECURSIVE_TILE_CUH
 
 #include "cs_coeffs.h"
+#include "cs_cuda.h"
 #include "cs_cuda_px.cuh"
 
 namespace cs {
@@ -22,7 +23,7 @@ bool recursive_tiles_cover (int n_x, int n_y, int segments_x, int segments_y, in
 /* Deriche's filter with warm-ups (the result cs_ref_recursive.c defines), rows then
  * columns, for one tile per (row segment, column segment). */
 cudaError_t recursive_tiles (Lines in, Lines out, int width, int height, int segments_x, int segments_y,
-    int warmup, const CsDericheCoeffs &c, cudaStream_t stream);
+    int warmup, const CsDericheCoeffs &c, const CsCudaDevice *dev, cudaStream_t stream);
 
 }  // namespace cs
 

@@ -308,7 +308,7 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
   if (p->algorithm == CS_RECURSIVE_DERICHE)
     cs_deriche_coeffs (p->sigma, &c);
   if (allow_tiles && tiles_cover (p, w, h, rows.segments, cols.segments, warmup))
-    return recursive_tiles (in_r, out_r, w, h, rows.segments, cols.segments, warmup, c, stream);
+    return recursive_tiles (in_r, out_r, w, h, rows.segments, cols.segments, warmup, c, dev, stream);
   const Lines t_r = make_lines (t_plane, pitch_t, 8, true, 0);
   /* the tensor-core passes read T two pixels (16 bytes) at a time: scratch from cudaMalloc
    * is aligned; a caller's offset scratch takes the swept passes */

@@ -19,26 +19,43 @@
  * poles' real parts as one fourth-order recursion), the causal sum at i is
  * Σ_{j=s+1..i} g(i − j)Δ[j] and the anticausal one −Σ_{j=i+1..e} g(j − 1 − i)Δ[j]:
  *     T[i] = f[i] + Σ_{j=s+1..e} c(i − j)·Δ[j],   c(d) = g(d) (d >= 0), −g(−d − 1) (d < 0).
- * c depends on i − j alone, so with Δ set to 0 outside s+1..e every segment of every tile
- * is the same Toeplitz product: over a window of K samples starting P before the segment
- * (P = the warm-up rounded up to a multiple of 4, K = 64 + 2P rounded up to 16), output i
- * of 64 takes C[i][k] = c(i + P − k). Its m16n8k16 fragments repeat along the diagonals,
- * so a warp keeps the ones it needs in 28 (rows) or 36 (columns) registers, each one
- * load from tables of fp16 pairs made on the host. (Skipping the fragments that are zero
- * in fp16 cost more issue slots in predicates than the tensor pipe, 20 % busy, saved.)
- * Rows: the tile's rows with their margins are the lines, their differences (integers in
- * −255..255, exact in fp16) the operand, and T = f + C·Δ goes to shared memory as fp16 (as
- * the swept tile kept it). Columns: the same product on the differences of T down the
- * columns, read straight from T (the row addresses that ldmatrix takes are clamped to the
- * segment's samples, so that outside them the difference is exactly 0), added to T and
- * rounded to bytes.
+ * c depends on i − j alone. Summed by parts over a window of K samples starting P before
+ * the segment (P = the warm-up rounded up to a multiple of 4, K = 64 + 2P rounded up to
+ * 16), with the samples outside s..e read as the nearest inside (so that their differences
+ * are the 0 the sweeps start from), the same value is
+ *     T[i] = Σ_k m(i + P − k)·f[k] − c(i + P)·f[0] + c(i + P − K)·f[K − 1],
+ *     m(d) = δ(d) + c(d) − c(d − 1)
+ * (as in recursive_lines.cu): every segment of every tile is the same Toeplitz product of
+ * the samples themselves, M[i][k] = m(i + P − k), plus two end terms, one more product
+ * with f[0], f[K − 1] as its A (or B) operand and their coefficients, in fp16 hi + lo
+ * parts, as the other. Products of the samples, not of their differences (the seventh
+ * session's form): the rows' sums start at 0.5 instead of at f + 0.5 read back from T, and
+ * the columns need one ldmatrix of T per k-step instead of two and a subtraction, and no
+ * start values either: about a quarter less shared-memory traffic (NOTES.md). M's
+ * m16n8k16 fragments repeat along the diagonals, so a warp keeps the ones it needs in 28
+ * (rows) or 36 (columns) registers, each one load from tables of fp16 pairs made on the
+ * host. (Skipping the fragments that are zero in fp16 cost more issue slots in predicates
+ * than the tensor pipe, 20 % busy, saved.)
+ * Rows: the tile's rows with their margins are the lines, their samples (bytes, exact in
+ * fp16) the operand, and T + 0.5 = 0.5 + M·f + the end terms goes to shared memory as
+ * fp16 (as the swept tile kept it). Columns: the same product on T's columns, read
+ * straight from T through row addresses clamped to the segment's samples, rounded down to
+ * bytes (the 0.5 came with T: M·1 + the end coefficients is 1).
  *
- * Accuracy: C is rounded to fp16 (relative 2^-11 per entry) and the products summed in
- * float, so a pass moves its result by at most 255·Σ_d |c_fp16(d) − c(d)|: 0.006 / 0.056 /
- * 0.19 LSB at σ = 0.5 / 2 / 5 (computed from the coefficients, the worst sign pattern of
- * ±255 differences); natural images stay far below. With T's fp16 rounding (1/16) the two
- * passes stay under 0.45, inside the rounding to the nearest byte's 1 LSB. The GPU suite
- * holds it to 1 LSB on noise, photos, 0/255 checkerboards and stripes.
+ * Two instances. Where the frame has at least four waves of three blocks per SM, T is
+ * written over the first 64 samples of its own rows once the row products have read them
+ * (a block barrier per round of row items), 64 KB a block at K = 96, so that three blocks
+ * share an SM at 80 registers (the columns then take one channel at a time); below that,
+ * T has a plane of its own and two blocks an SM (128 registers), which measured faster
+ * there: the last wave of a short launch runs on SMs holding one block each.
+ *
+ * Accuracy: M is rounded to fp16 (relative 2^-11 per entry) and the products summed in
+ * float, so a pass moves its result by at most 255·Σ_k |m_fp16 − m| plus the end terms'
+ * (hi + lo: ~1e-5): 0.043 / 0.039 / 0.047 LSB at σ = 0.5 / 2 / 5 (computed from the
+ * coefficients, the worst sign pattern; the difference form's c, whose Σ|c| grows with σ,
+ * gave 0.006 / 0.056 / 0.19). With T's fp16 rounding (1/16) the two passes stay under 0.2,
+ * inside the rounding to the nearest byte's 1 LSB. The GPU suite holds it to 1 LSB on
+ * noise, photos, 0/255 checkerboards and stripes, through both instances.
  */
 #include "cs_recursive_tile.cuh"
 #include "cs_mma.cuh"
@@ -48,10 +65,9 @@
 
 namespace cs {
 
-static constexpr int kTileThreads = 256, kTileWarps = kTileThreads / 32, kTileBlocksPerSm = 2;
+static constexpr int kTileThreads = 256, kTileWarps = kTileThreads / 32;
 static constexpr int kMaxPad = 16;                               /* warm-ups up to 16 samples */
 static constexpr int kMaxSteps = (kTileMaxSegment + 2 * kMaxPad) / 16;   /* k-steps of 16: 6 */
-static constexpr int kTStride = kTileMaxSegment + 8;   /* halves per T row: 144 B, ldmatrix without bank conflicts */
 static constexpr int kMaxPairs = 16 * kMaxSteps + kTileMaxSegment - 2;
 
 /* Fragment counts: row products use B fragments indexed by n-tile − 2·k-step, column
@@ -61,35 +77,48 @@ __host__ __device__ constexpr int column_fragments (int steps) { return steps - 
 
 struct TileParams {
   int width, height, segments_x, segments_y, warmup, pad;
-  /* (c(d), c(d − 1)) in fp16 as the low and high halves, d = pad − 16·steps + 2 .. pad + 63:
+  /* (m(d), m(d − 1)) in fp16 as the low and high halves, d = pad − 16·steps + 2 .. pad + 63:
    * every fragment register is one of these words */
   unsigned int pairs[kMaxPairs];
+  /* (−c(i + P), c(i + P − K)), i = 0..63, the window's end samples' coefficients, as fp16
+   * hi and lo parts (lo = the rest of the value after hi) */
+  unsigned int ends_hi[kTileMaxSegment], ends_lo[kTileMaxSegment];
 };
 
-template <int S>
+/* T (the rows' result, the columns' input) in a plane of its own, or, with kInPlace, over
+ * the first 64 samples of its row once the row's products have read them: 64 KB a block
+ * instead of 106 at S = 6, so that three blocks fit an SM */
+template <int S, bool kInPlace>
 struct TileLayout {
-  static constexpr int K = 16 * S, kDStride = K + 8;   /* halves per Δ row: an odd number of 16 B units */
+  static constexpr int K = 16 * S, kFStride = K + 8;   /* halves per sample row: an odd number of 16 B units */
+  static constexpr int kTStride = kInPlace ? kFStride : kTileMaxSegment + 8;   /* 144 B apart: no bank conflicts */
   static constexpr int kColFrags = column_fragments (S);
-  static constexpr int kTBytes = 3 * K * kTStride * 2, kDBytes = 3 * K * kDStride * 2;
+  static constexpr int kFBytes = 3 * K * kFStride * 2, kTBytes = kInPlace ? 0 : 3 * K * kTStride * 2;
   /* the pairs, and per pair index i the row fragment words (P[i], P[i − 8]) and the column
    * fragment words (P[i], P[i + 8], P[i − 8], P[i]), so that a fragment is one load into
    * the registers an mma takes */
   static constexpr int kPairBytes = kMaxPairs * 4, kRowFragBytes = kMaxPairs * 8, kColFragBytes = kMaxPairs * 16;
-  static constexpr int kBytes = kTBytes + kDBytes + kColFragBytes + kRowFragBytes + kPairBytes;
+  static constexpr int kEndBytes = kTileMaxSegment * 16;   /* per output i: (hi, hi of i + 8, lo, lo of i + 8) */
+  static constexpr int kBytes = kFBytes + kTBytes + kColFragBytes + kRowFragBytes + kPairBytes + kEndBytes;
 };
 
-template <int S>
-__global__ void __launch_bounds__ (kTileThreads, kTileBlocksPerSm)
+template <int S, int kBlocksPerSm>
+__global__ void __launch_bounds__ (kTileThreads, kBlocksPerSm)
 recursive_tile (Lines in, Lines out, TileParams p)
 {
-  using L = TileLayout<S>;
+  constexpr bool kInPlace = kBlocksPerSm >= 3;
+  using L = TileLayout<S, kInPlace>;
   constexpr int K = L::K;
   extern __shared__ __align__ (16) unsigned char smem[];
-  __half *t_plane = reinterpret_cast<__half *> (smem);
-  __half *d_plane = reinterpret_cast<__half *> (smem + L::kTBytes);
-  uint4 *col_words = reinterpret_cast<uint4 *> (smem + L::kTBytes + L::kDBytes);
-  uint2 *row_words = reinterpret_cast<uint2 *> (smem + L::kTBytes + L::kDBytes + L::kColFragBytes);
-  unsigned int *pairs = reinterpret_cast<unsigned int *> (smem + L::kTBytes + L::kDBytes + L::kColFragBytes + L::kRowFragBytes);
+  /* the samples' rows, each row's first 64 halves replaced by T + 0.5 once the row
+   * products have read it */
+  __half *f_plane = reinterpret_cast<__half *> (smem);
+  __half *t_plane = kInPlace ? f_plane : reinterpret_cast<__half *> (smem + L::kFBytes);
+  unsigned char *tables = smem + L::kFBytes + L::kTBytes;
+  uint4 *col_words = reinterpret_cast<uint4 *> (tables);
+  uint4 *col_ends = reinterpret_cast<uint4 *> (tables + L::kColFragBytes);
+  uint2 *row_words = reinterpret_cast<uint2 *> (tables + L::kColFragBytes + L::kEndBytes);
+  unsigned int *pairs = reinterpret_cast<unsigned int *> (tables + L::kColFragBytes + L::kEndBytes + L::kRowFragBytes);
 
   const int x_st = cut (blockIdx.x, p.width, p.segments_x), x_en = cut (blockIdx.x + 1, p.width, p.segments_x);
   const int y_st = cut (blockIdx.y, p.height, p.segments_y), y_en = cut (blockIdx.y + 1, p.height, p.segments_y);
@@ -102,47 +131,44 @@ recursive_tile (Lines in, Lines out, TileParams p)
   const int sy = max (y_st - p.warmup, 0) - y0, ey = min (y_en + p.warmup, p.height) - 1 - y0;   /* rows of T */
   const int width_out = x_en - x_st, height_out = y_en - y_st;
 
-  /* Δ of the window's rows, K per row, and f + 0.5 of its output columns (T's slots, the
-   * half of the final rounding carried along; replaced by T + 0.5 below). Samples outside
-   * the sweeps' s..e are read as the nearest inside (the frame clamped to s..e): their
-   * differences, Δ[s] included, are then exactly the 0 that the sweeps start from, and
-   * rows outside the segment's samples copy its first or last (T's rows there are never
-   * read). A thread per four columns walks the rows (7–10 of them), its loads (five
-   * words a row) in two batches, each issued whole before any word is used: each wait
-   * costs a memory latency, and one batch of all rows would not fit the registers. The
-   * first batch is in flight while the block sets up C's fragment tables. */
+  /* The window's samples, K per row, as fp16 (exact for bytes). Samples outside the sweeps'
+   * s..e are read as the nearest inside (the frame clamped to s..e), which is what the sum
+   * by parts above assumes; rows outside the segment's samples copy its first or last (T's
+   * rows there are never read). A thread per four columns walks the rows (7–10 of them),
+   * its loads (four words a row) in two batches, each issued whole before any word is used:
+   * each wait costs a memory latency, and one batch of all rows would not fit the
+   * registers. The first batch is in flight while the block sets up M's fragment tables. */
   const unsigned int first = in.alpha_first ? 1u : 0u;
   const int m_first = sy / 16, m_last = ey / 16;   /* the row m-tiles that hold samples */
   constexpr int kQuads = K / 4, kGroups = kTileThreads / kQuads, kAhead = (K + 2 * kGroups - 1) / (2 * kGroups);
   const int q = tid % kQuads, group = tid / kQuads, r_begin = 16 * m_first + group, r_end = 16 * (m_last + 1);
-  int c[5];
+  int c[4];
 #pragma unroll
-  for (int j = 0; j < 5; j++)
-    c[j] = clampi (x0 + 4 * q - 1 + j, sx, ex);
-  unsigned int w[kAhead][5];
-  /* words 1..4 in one 16-byte load where they are inside s..e and aligned */
+  for (int j = 0; j < 4; j++)
+    c[j] = clampi (x0 + 4 * q + j, sx, ex);
+  unsigned int w[kAhead][4];
+  /* the four words in one 16-byte load where they are inside s..e and aligned */
   const bool inside = x0 + 4 * q >= sx && x0 + 4 * q + 3 <= ex;
   auto load_rows = [&] (int r0) {
 #pragma unroll
     for (int b = 0; b < kAhead; b++) {
       const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at (y0 + clampi (r0 + b * kGroups, sy, ey), 0));
-      w[b][0] = __ldg (row + c[0]);
-      if (inside && (reinterpret_cast<uintptr_t> (row + c[1]) & 15) == 0) {
-        const uint4 four = __ldg (reinterpret_cast<const uint4 *> (row + c[1]));
-        w[b][1] = four.x;
-        w[b][2] = four.y;
-        w[b][3] = four.z;
-        w[b][4] = four.w;
+      if (inside && (reinterpret_cast<uintptr_t> (row + c[0]) & 15) == 0) {
+        const uint4 four = __ldg (reinterpret_cast<const uint4 *> (row + c[0]));
+        w[b][0] = four.x;
+        w[b][1] = four.y;
+        w[b][2] = four.z;
+        w[b][3] = four.w;
       } else
 #pragma unroll
-        for (int j = 1; j < 5; j++)
+        for (int j = 0; j < 4; j++)
           w[b][j] = __ldg (row + c[j]);
     }
   };
   if (group < kGroups)
     load_rows (r_begin);
 
-  /* C's entries as fp16 pairs; a lane's fragment registers are the words at its
+  /* M's entries as fp16 pairs; a lane's fragment registers are the words at its
    * d0 = g − 2t + P plus compile-time offsets (8 per n-tile, 16 per m-tile or k-step) */
   constexpr int kPairs = 16 * S + kTileMaxSegment - 2;
   for (int i = tid; i < kPairs; i += kTileThreads)
@@ -153,10 +179,13 @@ recursive_tile (Lines in, Lines out, TileParams p)
     row_words[i] = make_uint2 (at, back);
     col_words[i] = make_uint4 (at, ahead, back, at);
   }
+  for (int i = tid; i < kTileMaxSegment; i += kTileThreads) {
+    const int below = min (i + 8, kTileMaxSegment - 1);   /* entries past 63 are not read */
+    col_ends[i] = make_uint4 (p.ends_hi[i], p.ends_hi[below], p.ends_lo[i], p.ends_lo[below]);
+  }
   const int lane_pair = g - 2 * t + 16 * S - 2;   /* d0 − (P − 16S + 2) */
 
   if (group < kGroups) {
-    const int i = 4 * q - p.pad;   /* output column of the thread's first sample */
     for (int r0 = r_begin; r0 < r_end; r0 += kAhead * kGroups) {
       if (r0 != r_begin)
         load_rows (r0);
@@ -166,23 +195,17 @@ recursive_tile (Lines in, Lines out, TileParams p)
         if (r >= r_end)
           break;
 #pragma unroll
-        for (int ch = 0; ch < 3; ch++) {
-          const unsigned int now0 = biased_pair (w[b][1], w[b][2], first + ch),
-                             now1 = biased_pair (w[b][3], w[b][4], first + ch);
-          reinterpret_cast<uint2 *> (d_plane + (ch * K + r) * L::kDStride)[q] =
-              make_uint2 (hsub2 (now0, biased_pair (w[b][0], w[b][1], first + ch)),
-                  hsub2 (now1, biased_pair (w[b][2], w[b][3], first + ch)));
-          if (i >= 0 && i < kTileMaxSegment)   /* (1024 + f) − 1023.5, exact */
-            *reinterpret_cast<uint2 *> (t_plane + (ch * K + r) * kTStride + i) =
-                make_uint2 (hsub2 (now0, 0x63FF63FFu), hsub2 (now1, 0x63FF63FFu));
-        }
+        for (int ch = 0; ch < 3; ch++)   /* (1024 + f) − 1024, exact */
+          reinterpret_cast<uint2 *> (f_plane + (ch * K + r) * L::kFStride)[q] =
+              make_uint2 (hsub2 (biased_pair (w[b][0], w[b][1], first + ch), 0x64006400u),
+                  hsub2 (biased_pair (w[b][2], w[b][3], first + ch), 0x64006400u));
       }
     }
   }
   __syncthreads ();
 
   /* rows: a warp per (channel, m-tile of 16 rows, half of the 64 outputs), each warp on one
-   * half throughout (its B fragments loaded once): T + 0.5 = f + 0.5 + Δ·Cᵀ */
+   * half throughout (its B fragments loaded once): T + 0.5 = 0.5 + f·Mᵀ + the end terms */
   {
     constexpr int kHalfTiles = kTileMaxSegment / 16, kHalfFrags = kHalfTiles + 2 * (S - 1);
     const int half = warp & 1;
@@ -194,43 +217,64 @@ recursive_tile (Lines in, Lines out, TileParams p)
       const int v = u - 2 * (S - 1) + 4 * half;
       b[u] = row_words[lane_pair + 8 * v];
     }
+    /* the end terms as one more product: A's columns 0, 1 (and 8, 9) are f[0], f[K − 1] of
+     * rows g, g + 8, B's rows 0, 1 their coefficients' hi parts for output column g of the
+     * n-tile, rows 8, 9 the lo parts (lanes with t = 0 hold them; the rest of both is 0) */
+    uint2 b_ends[kHalfTiles];
+#pragma unroll
+    for (int n = 0; n < kHalfTiles; n++) {
+      const int i = 32 * half + 8 * n + g;
+      b_ends[n] = t == 0 ? make_uint2 (p.ends_hi[i], p.ends_lo[i]) : make_uint2 (0u, 0u);
+    }
+    /* items in rounds of four (a pair of warps each), so that with T in place one block
+     * barrier per round separates the round's reads of its rows from T's stores over them */
     const int n_items = 3 * (m_last - m_first + 1);
-    for (int item = warp / 2; item < n_items; item += kTileWarps / 2) {
+    for (int round = 0; round < n_items; round += kTileWarps / 2) {
+      const int item = round + warp / 2;
+      const bool active = item < n_items;
       const int ch = item % 3, m = m_first + item / 3;
-      /* the sums start at f + 0.5 */
-      __half *t_rows = t_plane + (ch * K + 16 * m + g) * kTStride + 2 * t + 32 * half;
       float acc[kHalfTiles][4];
+      if (active) {
 #pragma unroll
-      for (int n = 0; n < kHalfTiles; n++) {
-        const float2 lo = unhalves (*reinterpret_cast<const unsigned int *> (t_rows + 8 * n)),
-                     hi = unhalves (*reinterpret_cast<const unsigned int *> (t_rows + 8 * kTStride + 8 * n));
-        acc[n][0] = lo.x;
-        acc[n][1] = lo.y;
-        acc[n][2] = hi.x;
-        acc[n][3] = hi.y;
+        for (int n = 0; n < kHalfTiles; n++)
+          acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.5f;
+        const __half *f_rows = f_plane + (ch * K + 16 * m + (lane & 15)) * L::kFStride + (lane >> 4) * 8;
+#pragma unroll
+        for (int k = 0; k < S; k++) {
+          unsigned int a[4];
+          ldmatrix_x4 (a, shared_address (f_rows + 16 * k));
+#pragma unroll
+          for (int n = 0; n < kHalfTiles; n++) {
+            const int u = n - 2 * k + 2 * (S - 1);
+            mma (acc[n], a, b[u].x, b[u].y);
+          }
+        }
+        const unsigned short *f16 = reinterpret_cast<const unsigned short *> (f_plane + (ch * K + 16 * m + g) * L::kFStride);
+        unsigned int ends_a[4] = { 0u, 0u, 0u, 0u };
+        if (t == 0) {
+          ends_a[0] = ends_a[2] = pack_halves (f16[0], f16[K - 1]);
+          ends_a[1] = ends_a[3] = pack_halves (f16[8 * L::kFStride], f16[8 * L::kFStride + K - 1]);
+        }
+#pragma unroll
+        for (int n = 0; n < kHalfTiles; n++)
+          mma (acc[n], ends_a, b_ends[n].x, b_ends[n].y);
       }
-      const __half *d_rows = d_plane + (ch * K + 16 * m + (lane & 15)) * L::kDStride + (lane >> 4) * 8;
-#pragma unroll
-      for (int k = 0; k < S; k++) {
-        unsigned int a[4];
-        ldmatrix_x4 (a, shared_address (d_rows + 16 * k));
+      if constexpr (kInPlace)
+        __syncthreads ();   /* T over the rows' samples: the round has read them */
+      if (active) {
+        __half *t_rows = t_plane + (ch * K + 16 * m + g) * L::kTStride + 2 * t + 32 * half;
 #pragma unroll
         for (int n = 0; n < kHalfTiles; n++) {
-          const int u = n - 2 * k + 2 * (S - 1);
-          mma (acc[n], a, b[u].x, b[u].y);
+          *reinterpret_cast<unsigned int *> (t_rows + 8 * n) = halves (acc[n][0], acc[n][1]);
+          *reinterpret_cast<unsigned int *> (t_rows + 8 * L::kTStride + 8 * n) = halves (acc[n][2], acc[n][3]);
         }
-      }
-#pragma unroll
-      for (int n = 0; n < kHalfTiles; n++) {
-        *reinterpret_cast<unsigned int *> (t_rows + 8 * n) = halves (acc[n][0], acc[n][1]);
-        *reinterpret_cast<unsigned int *> (t_rows + 8 * kTStride + 8 * n) = halves (acc[n][2], acc[n][3]);
       }
     }
   }
   __syncthreads ();
 
   /* columns: warp per 8 output columns, all three channels and 64 output rows:
-   * out = T + C·ΔT, ΔT from T through clamped row addresses */
+   * out = M·(T + 0.5) + the end terms, T's rows read through clamped row addresses */
   const int x_chunk = 8 * warp;
   if (x_chunk >= width_out)
     return;
@@ -243,7 +287,12 @@ recursive_tile (Lines in, Lines out, TileParams p)
     a_frag[u] = col_words[lane_pair + 16 * v];
   }
   const int x = x_chunk + 2 * t;
-  unsigned int alpha_words[kTileMaxSegment / 16][2][2];
+  /* the output words, first holding only alpha (from the frame, fetched before the
+   * products), then each channel's byte as its products finish: one channel's sums live at
+   * a time (the registers for three blocks per SM) */
+  const unsigned int alpha_at = out.alpha_first ? 0u : 3u;
+  const unsigned int alpha_select = (0x4444u & ~(0xFu << (4 * alpha_at))) | ((in.alpha_first ? 0u : 3u) << (4 * alpha_at));
+  unsigned int words[kTileMaxSegment / 16][2][2];
 #pragma unroll
   for (int m = 0; m < kTileMaxSegment / 16; m++)
 #pragma unroll
@@ -254,49 +303,66 @@ recursive_tile (Lines in, Lines out, TileParams p)
        * sectors) */
       if (x + 1 < width_out && (reinterpret_cast<uintptr_t> (src + x) & 7) == 0) {
         const uint2 both = __ldg (reinterpret_cast<const uint2 *> (src + x));
-        alpha_words[m][h][0] = both.x;
-        alpha_words[m][h][1] = both.y;
+        words[m][h][0] = both.x;
+        words[m][h][1] = both.y;
       } else
 #pragma unroll
         for (int j = 0; j < 2; j++)
-          alpha_words[m][h][j] = __ldg (src + min (x + j, width_out - 1));
+          words[m][h][j] = __ldg (src + min (x + j, width_out - 1));
     }
-  /* the sums start at T + 0.5 of the output rows (rows past the segment: any T) */
-  float acc[kTileMaxSegment / 16][3][4];
 #pragma unroll
   for (int m = 0; m < kTileMaxSegment / 16; m++)
 #pragma unroll
-    for (int ch = 0; ch < 3; ch++)
+    for (int h = 0; h < 2; h++)
 #pragma unroll
-      for (int h = 0; h < 2; h++) {
-        const float2 v = unhalves (
-            *reinterpret_cast<const unsigned int *> (t_plane + (ch * K + 16 * m + g + 8 * h + p.pad) * kTStride + x));
-        acc[m][ch][2 * h] = v.x;
-        acc[m][ch][2 * h + 1] = v.y;
-      }
+      for (int j = 0; j < 2; j++)
+        words[m][h][j] = __byte_perm (words[m][h][j], 0, alpha_select);
+/* at three blocks per SM one channel at a time (unrolled, the next channel's loads are
+ * hoisted and spill at 80 registers); at two the channels' products interleave */
+#pragma unroll (kBlocksPerSm == 2 ? 3 : 1)
+  for (int ch = 0; ch < 3; ch++) {
+    float acc[kTileMaxSegment / 16][4];
 #pragma unroll
-  for (int k = 0; k < S; k++) {
-    /* lanes 0..15 address rows 16k .. 16k + 15 of the window (x2: lanes 16..31 unused) */
-    const int r = 16 * k + (lane & 15), now = clampi (r, sy, ey), before = clampi (r - 1, sy, ey);
+    for (int m = 0; m < kTileMaxSegment / 16; m++)
+      acc[m][0] = acc[m][1] = acc[m][2] = acc[m][3] = 0.f;
+    const __half *t_channel = t_plane + ch * K * L::kTStride;
+    /* the end terms: A's columns 0, 1 the coefficients' hi parts for output rows g, g + 8
+     * of the m-tile, columns 8, 9 their lo parts; B's rows 0, 1 and 8, 9 both T[s], T[e]
+     * of column g (lanes with t = 0; the rest 0) */
+    const unsigned short *t16 = reinterpret_cast<const unsigned short *> (t_channel + x_chunk + g);
+    const unsigned int b_ends = t == 0 ? pack_halves (t16[sy * L::kTStride], t16[ey * L::kTStride]) : 0u;
 #pragma unroll
-    for (int ch = 0; ch < 3; ch++) {
-      const __half *column = t_plane + ch * K * kTStride + x_chunk;
-      unsigned int v[2], w[2];
-      ldmatrix_x2_trans (v, shared_address (column + now * kTStride));
-      ldmatrix_x2_trans (w, shared_address (column + before * kTStride));
-      const unsigned int b0 = hsub2 (v[0], w[0]), b1 = hsub2 (v[1], w[1]);
+    for (int m = 0; m < kTileMaxSegment / 16; m++) {
+      const uint4 e = t == 0 ? col_ends[16 * m + g] : make_uint4 (0u, 0u, 0u, 0u);
+      const unsigned int a[4] = { e.x, e.y, e.z, e.w };
+      mma (acc[m], a, b_ends, b_ends);
+    }
+#pragma unroll
+    for (int k = 0; k < S; k++) {
+      /* lanes 0..15 address rows 16k .. 16k + 15 of the window (x2: lanes 16..31 unused) */
+      const int now = clampi (16 * k + (lane & 15), sy, ey);
+      unsigned int v[2];
+      ldmatrix_x2_trans (v, shared_address (t_channel + now * L::kTStride + x_chunk));
 #pragma unroll
       for (int m = 0; m < kTileMaxSegment / 16; m++) {
         const int u = m - k + (S - 1);
         const unsigned int a[4] = { a_frag[u].x, a_frag[u].y, a_frag[u].z, a_frag[u].w };
-        mma (acc[m][ch], a, b0, b1);
+        mma (acc[m], a, v[0], v[1]);
       }
     }
+    /* out = floor(T + 0.5 + the sums) (DESIGN.md: round half up; the 0.5 came with T),
+     * clamped by the conversion, into the channel's byte */
+    const unsigned int at = (out.alpha_first ? 1u : 0u) + ch;
+    const unsigned int select = (0x3210u & ~(0xFu << (4 * at))) | (4u << (4 * at));
+#pragma unroll
+    for (int m = 0; m < kTileMaxSegment / 16; m++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int j = 0; j < 2; j++)
+          words[m][h][j] = __byte_perm (words[m][h][j], round_to_byte (acc[m][2 * h + j]), select);
   }
 
-  /* out = floor(T + 0.5 + the sums) (DESIGN.md: round half up), clamped by the conversion;
-   * alpha from the frame, its words fetched before the products */
-  const unsigned int alpha = in.alpha_first ? 0u : 3u;
 #pragma unroll
   for (int m = 0; m < kTileMaxSegment / 16; m++) {
 #pragma unroll
@@ -305,19 +371,14 @@ recursive_tile (Lines in, Lines out, TileParams p)
       if (i >= height_out)
         continue;
       unsigned int *dst = reinterpret_cast<unsigned int *> (out.at (y_st + i, x_st + x));
-      unsigned int v[2];
-#pragma unroll
-      for (int j = 0; j < 2; j++)
-        v[j] = pack_pixel (round_to_byte (acc[m][0][2 * h + j]), round_to_byte (acc[m][1][2 * h + j]),
-            round_to_byte (acc[m][2][2 * h + j]), __byte_perm (alpha_words[m][h][j], 0, alpha), out.alpha_first);
       /* both pixels in one 8-byte store where the row allows */
       if (x + 1 < width_out && (reinterpret_cast<uintptr_t> (dst) & 7) == 0)
-        *reinterpret_cast<uint2 *> (dst) = make_uint2 (v[0], v[1]);
+        *reinterpret_cast<uint2 *> (dst) = make_uint2 (words[m][h][0], words[m][h][1]);
       else
 #pragma unroll
         for (int j = 0; j < 2; j++)
           if (x + j < width_out)
-            dst[j] = v[j];
+            dst[j] = words[m][h][j];
     }
   }
 }
@@ -340,35 +401,54 @@ bool recursive_tiles_cover (int n_x, int n_y, int segments_x, int segments_y, in
       div_up (n_y, segments_y) <= kTileMaxSegment && warmup >= 0 && window_pad (warmup) <= kMaxPad;
 }
 
-/* c(d) from the recursion's response (cs_mma.cuh), as the fp16 pairs the kernel takes */
+/* m(d) and the end coefficients from the recursion's response (cs_mma.cuh), as the fp16
+ * words the kernel takes */
 static void tile_coefficients (const CsDericheCoeffs &c, int pad, int steps, TileParams &p)
 {
   /* g: the response to Δ = δ[0], over the longest reach a window needs */
-  const int d_min = pad - 16 * steps + 1, d_max = pad + kTileMaxSegment - 1, reach = d_max > -d_min ? d_max : -d_min;
-  double gr[kMaxPairs + 2];
+  const int K = 16 * steps, d_min = pad - K + 1, d_max = pad + kTileMaxSegment - 1;
+  const int reach = (d_max > -d_min ? d_max : -d_min) + 2;
+  double gr[kMaxPairs + 4];
   deriche_step_response (c, reach, gr);
+  auto m = [&] (int d) { return (d == 0 ? 1.0 : 0.0) + folded_response (gr, d) - folded_response (gr, d - 1); };
   for (int d = d_min + 1; d <= d_max; d++)
-    p.pairs[d - d_min - 1] = pack_halves (fp16_bits (folded_response (gr, d)), fp16_bits (folded_response (gr, d - 1)));
+    p.pairs[d - d_min - 1] = pack_halves (fp16_bits (m (d)), fp16_bits (m (d - 1)));
+  for (int i = 0; i < kTileMaxSegment; i++) {
+    unsigned short first_hi, first_lo, last_hi, last_lo;
+    fp16_split (-folded_response (gr, i + pad), first_hi, first_lo);
+    fp16_split (folded_response (gr, i + pad - K), last_hi, last_lo);
+    p.ends_hi[i] = pack_halves (first_hi, last_hi);
+    p.ends_lo[i] = pack_halves (first_lo, last_lo);
+  }
 }
 
-template <int S>
+/* Three blocks per SM (80 registers) where the frame has at least four waves of them, two
+ * (128 registers, the channels' products interleaved) below that. Measured on an H100
+ * (NOTES.md): three 7–8 % faster at 4K (2040 tiles, 5.2 waves of three), two 5–8 % faster
+ * at 1080p (510 tiles, 1.3 waves: the last would run on SMs holding one block each). */
+static bool three_blocks_per_sm (const CsCudaDevice *dev, int tiles)
+{
+  return dev != nullptr && (long long) tiles >= 4 * 3LL * dev->sm_count;
+}
+
+template <int S, int kBlocksPerSm>
 static cudaError_t launch_tiles (Lines in, Lines out, const TileParams &p, cudaStream_t stream)
 {
-  const int bytes = TileLayout<S>::kBytes;
-  cudaError_t err = cudaFuncSetAttribute (recursive_tile<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  const int bytes = TileLayout<S, (kBlocksPerSm >= 3)>::kBytes;
+  const auto kernel = recursive_tile<S, kBlocksPerSm>;
+  cudaError_t err = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
   /* all of the SM's L1 as shared memory whatever this launch's size: the kernel reads the
    * frame once, and a carveout that follows the size would be re-chosen between frames */
   if (err == cudaSuccess)
-    err = cudaFuncSetAttribute (recursive_tile<S>, cudaFuncAttributePreferredSharedMemoryCarveout,
-        cudaSharedmemCarveoutMaxShared);
+    err = cudaFuncSetAttribute (kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
   if (err != cudaSuccess)
     return err;
-  recursive_tile<S><<<dim3 (p.segments_x, p.segments_y), kTileThreads, bytes, stream>>> (in, out, p);
+  kernel<<<dim3 (p.segments_x, p.segments_y), kTileThreads, bytes, stream>>> (in, out, p);
   return cudaGetLastError ();
 }
 
 cudaError_t recursive_tiles (Lines in, Lines out, int width, int height, int segments_x, int segments_y,
-    int warmup, const CsDericheCoeffs &c, cudaStream_t stream)
+    int warmup, const CsDericheCoeffs &c, const CsCudaDevice *dev, cudaStream_t stream)
 {
   if (!recursive_tiles_cover (width, height, segments_x, segments_y, warmup))
     return cudaErrorInvalidValue;
@@ -380,16 +460,22 @@ cudaError_t recursive_tiles (Lines in, Lines out, int width, int height, int seg
   p.warmup = warmup;
   p.pad = window_pad (warmup);
   const int steps = window_steps (warmup) <= 5 ? 5 : 6;   /* the kernel's instances */
-  struct Pairs {
-    unsigned int pairs[kMaxPairs];
+  struct Tables {
+    unsigned int pairs[kMaxPairs], ends_hi[kTileMaxSegment], ends_lo[kTileMaxSegment];
   };
-  static thread_local LastBuilt<TableKey, Pairs> last;
-  const Pairs &built = last.get (TableKey { c.sigma, p.pad, steps }, [&] (Pairs &v) {
+  static thread_local LastBuilt<TableKey, Tables> last;
+  const Tables &built = last.get (TableKey { c.sigma, p.pad, steps }, [&] (Tables &v) {
     tile_coefficients (c, p.pad, steps, p);
     memcpy (v.pairs, p.pairs, sizeof v.pairs);
+    memcpy (v.ends_hi, p.ends_hi, sizeof v.ends_hi);
+    memcpy (v.ends_lo, p.ends_lo, sizeof v.ends_lo);
   });
   memcpy (p.pairs, built.pairs, sizeof p.pairs);
-  return steps <= 5 ? launch_tiles<5> (in, out, p, stream) : launch_tiles<6> (in, out, p, stream);
+  memcpy (p.ends_hi, built.ends_hi, sizeof p.ends_hi);
+  memcpy (p.ends_lo, built.ends_lo, sizeof p.ends_lo);
+  if (three_blocks_per_sm (dev, segments_x * segments_y))
+    return steps <= 5 ? launch_tiles<5, 3> (in, out, p, stream) : launch_tiles<6, 3> (in, out, p, stream);
+  return steps <= 5 ? launch_tiles<5, 2> (in, out, p, stream) : launch_tiles<6, 2> (in, out, p, stream);
 }
 
 }  // namespace cs

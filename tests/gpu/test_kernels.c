@@ -310,8 +310,34 @@ START_TEST (test_recursive_tiles)
 }
 END_TEST
 
+/* The tile kernel's three-blocks-per-SM instance (80 registers, channels one at a time),
+ * which recursive_tile.cu takes where a frame has at least 12 tiles per SM: with the
+ * device's SM count taken as 1, every input of test_recursive_tiles with 12 tiles or more
+ * (all but 1x1 and 2x3) runs it; the rest run the two-block instance. */
+START_TEST (test_recursive_tiles_three_blocks)
+{
+  const double sigmas[] = { 0.5, 2.0, 5.0 };
+  const Input *in = &inputs[_i % 7];
+  CsImage src = make_input (in);
+  CsTestJob j = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
+  j.rc.sigma = sigmas[_i / 7];
+  j.rc.partition_start = CS_PARTITION_WARM_UP;
+  const int longest = src.width > src.height ? src.width : src.height;
+  j.rc.blocks_per_stripe = (longest + 63) / 64;
+  ck_assert (cs_cuda_recursive_uses_tiles (&j.rc, &device, src.width, src.height));
+  const int sm_count = device.sm_count;
+  device.sm_count = 1;
+  char what[96];
+  snprintf (what, sizeof what, "recursive tiles, %s per SM, sigma %g blocks %d",
+      j.rc.blocks_per_stripe * j.rc.blocks_per_stripe >= 12 ? "3" : "2", j.rc.sigma, j.rc.blocks_per_stripe);
+  check_against_reference (&j, &src, in->pad, 1, what);
+  device.sm_count = sm_count;
+  cs_test_image_free (&src);
+}
+END_TEST
+
 /* The tile kernel's matrices are fp16: the worst input for their rounding is one whose
- * differences are all ±255 (a pass's error bound is 0.19 LSB at σ = 5). 0/255
+ * differences are all ±255 (a pass's error bound is 0.047 LSB at σ = 5). 0/255
  * checkerboards, stripes along x and along y, and the extremes 0–2 / 253–255. */
 START_TEST (test_recursive_tiles_extremes)
 {
@@ -563,6 +589,7 @@ static Suite *suite (void)
   tcase_add_test (tc, test_edgeaware_auto_vs_algorithm_a);
   tcase_add_loop_test (tc, test_recursive, 0, 60 * 5);
   tcase_add_loop_test (tc, test_recursive_tiles, 0, 42 + 7);
+  tcase_add_loop_test (tc, test_recursive_tiles_three_blocks, 0, 7 * 3);
   tcase_add_loop_test (tc, test_recursive_tiles_extremes, 0, 12);
   tcase_add_loop_test (tc, test_recursive_lines, 0, 4 * (n_inputs + 3));   /* the binary patterns */
   tcase_add_loop_test (tc, test_recursive_carried_lines, 0, 3 * (n_inputs + 4));
