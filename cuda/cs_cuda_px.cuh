@@ -101,6 +101,15 @@ __device__ __forceinline__ unsigned int round_to_byte (float v)
   return b;
 }
 
+/* floor(v) clamped to −128..127, in the low byte (two's complement; the upper bits are not
+ * defined): v + 128 as a byte is this one with its top bit flipped */
+__device__ __forceinline__ unsigned int round_to_signed_byte (float v)
+{
+  short b;
+  asm ("cvt.rmi.s8.f32 %0, %1;" : "=h"(b) : "f"(v));
+  return (unsigned short) b;
+}
+
 /* The low bytes of four quantised words (r, g, b, alpha) as one pixel in the frame's order,
  * alpha first or last: (r, g) and (b, alpha) are paired once, and only the last PRMT
  * depends on the order. */

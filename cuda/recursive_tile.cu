@@ -36,11 +36,15 @@
  * (rows) or 36 (columns) registers, each one load from tables of fp16 pairs made on the
  * host. (Skipping the fragments that are zero in fp16 cost more issue slots in predicates
  * than the tensor pipe, 20 % busy, saved.)
- * Rows: the tile's rows with their margins are the lines, their samples (bytes, exact in
- * fp16) the operand, and T + 0.5 = 0.5 + M·f + the end terms goes to shared memory as
- * fp16 (as the swept tile kept it). Columns: the same product on T's columns, read
- * straight from T through row addresses clamped to the segment's samples, rounded down to
- * bytes (the 0.5 came with T: M·1 + the end coefficients is 1).
+ * Rows: the tile's rows with their margins are the lines, their samples centred on 128
+ * (f − 128: integers, exact in fp16) the operand, and T − 127.5 = 0.5 + M·(f − 128) + the
+ * end terms goes to shared memory as fp16. Columns: the same product on T's columns, read
+ * straight from T through row addresses clamped to the segment's samples, rounded down
+ * to signed bytes and 128 added as each byte's top bit. The centring is exact because the
+ * operator takes a constant to itself (Σ_k m + the end coefficients = 1), and the 0.5 of
+ * the rounding comes with T. It halves what the fp16 matrix can do to a product, which
+ * scales with the samples (not, as in the difference form, with their differences), and
+ * T's own rounding (|T − 127.5| <= 128: steps of 1/16, not 1/8).
  *
  * Two instances. Where the frame has at least four waves of three blocks per SM, T is
  * written over the first 64 samples of its own rows once the row products have read them
@@ -50,12 +54,13 @@
  * there: the last wave of a short launch runs on SMs holding one block each.
  *
  * Accuracy: M is rounded to fp16 (relative 2^-11 per entry) and the products summed in
- * float, so a pass moves its result by at most 255·Σ_k |m_fp16 − m| plus the end terms'
- * (hi + lo: ~1e-5): 0.043 / 0.039 / 0.047 LSB at σ = 0.5 / 2 / 5 (computed from the
+ * float, so a pass moves its result by at most 128·Σ_k |m_fp16 − m| plus the end terms'
+ * (hi + lo: ~1e-5): 0.022 / 0.020 / 0.024 LSB at σ = 0.5 / 2 / 5 (computed from the
  * coefficients, the worst sign pattern; the difference form's c, whose Σ|c| grows with σ,
- * gave 0.006 / 0.056 / 0.19). With T's fp16 rounding (1/16) the two passes stay under 0.2,
- * inside the rounding to the nearest byte's 1 LSB. The GPU suite holds it to 1 LSB on
- * noise, photos, 0/255 checkerboards and stripes, through both instances.
+ * gave 0.006 / 0.056 / 0.19 at 255·Σ|c_fp16 − c|). With T's fp16 rounding (1/32) the two
+ * passes stay under 0.08, inside the rounding to the nearest byte's 1 LSB. The GPU suite
+ * holds it to 1 LSB on noise, photos, 0/255 checkerboards and stripes, through both
+ * instances.
  */
 #include "cs_recursive_tile.cuh"
 #include "cs_mma.cuh"
@@ -110,7 +115,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
   using L = TileLayout<S, kInPlace>;
   constexpr int K = L::K;
   extern __shared__ __align__ (16) unsigned char smem[];
-  /* the samples' rows, each row's first 64 halves replaced by T + 0.5 once the row
+  /* the samples' rows, each row's first 64 halves replaced by T − 127.5 once the row
    * products have read it */
   __half *f_plane = reinterpret_cast<__half *> (smem);
   __half *t_plane = kInPlace ? f_plane : reinterpret_cast<__half *> (smem + L::kFBytes);
@@ -195,17 +200,18 @@ recursive_tile (Lines in, Lines out, TileParams p)
         if (r >= r_end)
           break;
 #pragma unroll
-        for (int ch = 0; ch < 3; ch++)   /* (1024 + f) − 1024, exact */
+        for (int ch = 0; ch < 3; ch++)   /* (1024 + f) − 1152 = f − 128, exact */
           reinterpret_cast<uint2 *> (f_plane + (ch * K + r) * L::kFStride)[q] =
-              make_uint2 (hsub2 (biased_pair (w[b][0], w[b][1], first + ch), 0x64006400u),
-                  hsub2 (biased_pair (w[b][2], w[b][3], first + ch), 0x64006400u));
+              make_uint2 (hsub2 (biased_pair (w[b][0], w[b][1], first + ch), 0x64806480u),
+                  hsub2 (biased_pair (w[b][2], w[b][3], first + ch), 0x64806480u));
       }
     }
   }
   __syncthreads ();
 
   /* rows: a warp per (channel, m-tile of 16 rows, half of the 64 outputs), each warp on one
-   * half throughout (its B fragments loaded once): T + 0.5 = 0.5 + f·Mᵀ + the end terms */
+   * half throughout (its B fragments loaded once): T − 127.5 = 0.5 + (f − 128)·Mᵀ + the end
+   * terms */
   {
     constexpr int kHalfTiles = kTileMaxSegment / 16, kHalfFrags = kHalfTiles + 2 * (S - 1);
     const int half = warp & 1;
@@ -274,7 +280,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
   __syncthreads ();
 
   /* columns: warp per 8 output columns, all three channels and 64 output rows:
-   * out = M·(T + 0.5) + the end terms, T's rows read through clamped row addresses */
+   * out = 128 + M·(T − 127.5) + the end terms, T's rows read through clamped row addresses */
   const int x_chunk = 8 * warp;
   if (x_chunk >= width_out)
     return;
@@ -350,8 +356,9 @@ recursive_tile (Lines in, Lines out, TileParams p)
         mma (acc[m], a, v[0], v[1]);
       }
     }
-    /* out = floor(T + 0.5 + the sums) (DESIGN.md: round half up; the 0.5 came with T),
-     * clamped by the conversion, into the channel's byte */
+    /* out − 128 = floor(T − 127.5 + the sums) (DESIGN.md: round half up; the 0.5 came with
+     * T), clamped to −128..127 by the conversion, into the channel's byte; the 128 comes
+     * back below as each byte's top bit flipped */
     const unsigned int at = (out.alpha_first ? 1u : 0u) + ch;
     const unsigned int select = (0x3210u & ~(0xFu << (4 * at))) | (4u << (4 * at));
 #pragma unroll
@@ -360,8 +367,9 @@ recursive_tile (Lines in, Lines out, TileParams p)
       for (int h = 0; h < 2; h++)
 #pragma unroll
         for (int j = 0; j < 2; j++)
-          words[m][h][j] = __byte_perm (words[m][h][j], round_to_byte (acc[m][2 * h + j]), select);
+          words[m][h][j] = __byte_perm (words[m][h][j], round_to_signed_byte (acc[m][2 * h + j]), select);
   }
+  const unsigned int centre = out.alpha_first ? 0x80808000u : 0x00808080u;   /* the channels' bytes */
 
 #pragma unroll
   for (int m = 0; m < kTileMaxSegment / 16; m++) {
@@ -373,12 +381,12 @@ recursive_tile (Lines in, Lines out, TileParams p)
       unsigned int *dst = reinterpret_cast<unsigned int *> (out.at (y_st + i, x_st + x));
       /* both pixels in one 8-byte store where the row allows */
       if (x + 1 < width_out && (reinterpret_cast<uintptr_t> (dst) & 7) == 0)
-        *reinterpret_cast<uint2 *> (dst) = make_uint2 (words[m][h][0], words[m][h][1]);
+        *reinterpret_cast<uint2 *> (dst) = make_uint2 (words[m][h][0] ^ centre, words[m][h][1] ^ centre);
       else
 #pragma unroll
         for (int j = 0; j < 2; j++)
           if (x + j < width_out)
-            dst[j] = words[m][h][j];
+            dst[j] = words[m][h][j] ^ centre;
     }
   }
 }

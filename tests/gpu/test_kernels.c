@@ -337,7 +337,7 @@ START_TEST (test_recursive_tiles_three_blocks)
 END_TEST
 
 /* The tile kernel's matrices are fp16: the worst input for their rounding is one whose
- * differences are all ±255 (a pass's error bound is 0.047 LSB at σ = 5). 0/255
+ * differences are all ±255 (a pass's error bound is 0.024 LSB at σ = 5). 0/255
  * checkerboards, stripes along x and along y, and the extremes 0–2 / 253–255. */
 START_TEST (test_recursive_tiles_extremes)
 {
