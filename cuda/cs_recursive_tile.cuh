@@ -21,7 +21,8 @@ static constexpr int kTileMaxSegment = 64;
 bool recursive_tiles_cover (int n_x, int n_y, int segments_x, int segments_y, int warmup);
 
 /* Deriche's filter with warm-ups (the result cs_ref_recursive.c defines), rows then
- * columns, for one tile per (row segment, column segment). */
+ * columns, for one tile per (row segment, column segment). dev: its SM count chooses three
+ * blocks per SM or two (recursive_tile.cu); null takes two. */
 cudaError_t recursive_tiles (Lines in, Lines out, int width, int height, int segments_x, int segments_y,
     int warmup, const CsDericheCoeffs &c, const CsCudaDevice *dev, cudaStream_t stream);
 

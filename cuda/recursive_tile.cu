@@ -75,9 +75,7 @@ static constexpr int kMaxPad = 16;                               /* warm-ups up 
 static constexpr int kMaxSteps = (kTileMaxSegment + 2 * kMaxPad) / 16;   /* k-steps of 16: 6 */
 static constexpr int kMaxPairs = 16 * kMaxSteps + kTileMaxSegment - 2;
 
-/* Fragment counts: row products use B fragments indexed by n-tile − 2·k-step, column
- * products A fragments indexed by m-tile − k-step. */
-__host__ __device__ constexpr int row_fragments (int steps) { return 2 * (steps - 1) + kTileMaxSegment / 8; }
+/* Column products take A fragments indexed by m-tile − k-step: this many per warp. */
 __host__ __device__ constexpr int column_fragments (int steps) { return steps - 1 + kTileMaxSegment / 16; }
 
 struct TileParams {
