@@ -96,8 +96,11 @@ __device__ __forceinline__ unsigned int quantise_mean (float v)
  * they share the ex2 pipe; where a kernel has few ex2 or none, this is cheaper. */
 __device__ __forceinline__ unsigned int round_to_byte (float v)
 {
-  unsigned short b;   /* float-to-integer conversions clamp to the destination type's range */
-  asm ("cvt.rmi.u8.f32 %0, %1;" : "=h"(b) : "f"(v));
+  /* float-to-integer conversions clamp to the destination type's range; a 32-bit destination
+   * takes the byte zero-extended (PTX: cvt's operands may be wider than its type), where a
+   * 16-bit one cost a mask per value to widen */
+  unsigned int b;
+  asm ("cvt.rmi.u8.f32 %0, %1;" : "=r"(b) : "f"(v));
   return b;
 }
 
@@ -105,9 +108,9 @@ __device__ __forceinline__ unsigned int round_to_byte (float v)
  * defined): v + 128 as a byte is this one with its top bit flipped */
 __device__ __forceinline__ unsigned int round_to_signed_byte (float v)
 {
-  short b;
-  asm ("cvt.rmi.s8.f32 %0, %1;" : "=h"(b) : "f"(v));
-  return (unsigned short) b;
+  unsigned int b;   /* sign-extended into 32 bits (a 16-bit destination cost two PRMT per value to widen) */
+  asm ("cvt.rmi.s8.f32 %0, %1;" : "=r"(b) : "f"(v));
+  return b;
 }
 
 /* The low bytes of four quantised words (r, g, b, alpha) as one pixel in the frame's order,

@@ -150,23 +150,29 @@ recursive_tile (Lines in, Lines out, TileParams p)
   for (int j = 0; j < 4; j++)
     c[j] = clampi (x0 + 4 * q + j, sx, ex);
   unsigned int w[kAhead][4];
-  /* the four words in one 16-byte load where they are inside s..e and aligned */
+  /* the four words in one 16-byte load where they are inside s..e and every row has them
+   * 16-byte aligned (the frame's base and pitch): decided once, so that the rows' loads are
+   * one straight run (a test per row made each its own branch, ~10 instructions a row) */
   const bool inside = x0 + 4 * q >= sx && x0 + 4 * q + 3 <= ex;
+  const bool vector = inside && ((reinterpret_cast<uintptr_t> (in.at (0, c[0])) | (uintptr_t) in.line_step) & 15) == 0;
   auto load_rows = [&] (int r0) {
+    if (vector)
 #pragma unroll
-    for (int b = 0; b < kAhead; b++) {
-      const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at (y0 + clampi (r0 + b * kGroups, sy, ey), 0));
-      if (inside && (reinterpret_cast<uintptr_t> (row + c[0]) & 15) == 0) {
-        const uint4 four = __ldg (reinterpret_cast<const uint4 *> (row + c[0]));
+      for (int b = 0; b < kAhead; b++) {
+        const uint4 four = __ldg (reinterpret_cast<const uint4 *> (in.at (y0 + clampi (r0 + b * kGroups, sy, ey), c[0])));
         w[b][0] = four.x;
         w[b][1] = four.y;
         w[b][2] = four.z;
         w[b][3] = four.w;
-      } else
+      }
+    else
+#pragma unroll
+      for (int b = 0; b < kAhead; b++) {
+        const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at (y0 + clampi (r0 + b * kGroups, sy, ey), 0));
 #pragma unroll
         for (int j = 0; j < 4; j++)
           w[b][j] = __ldg (row + c[j]);
-    }
+      }
   };
   if (group < kGroups)
     load_rows (r_begin);
@@ -297,23 +303,29 @@ recursive_tile (Lines in, Lines out, TileParams p)
   const unsigned int alpha_at = out.alpha_first ? 0u : 3u;
   const unsigned int alpha_select = (0x4444u & ~(0xFu << (4 * alpha_at))) | ((in.alpha_first ? 0u : 3u) << (4 * alpha_at));
   unsigned int words[kTileMaxSegment / 16][2][2];
+  /* both words in one 8-byte load where every row allows (a warp's loads then fill their
+   * sectors): decided once, as the window's loads */
+  const bool in_pairs = x + 1 < width_out &&
+      ((reinterpret_cast<uintptr_t> (in.at (0, x_st + x)) | (uintptr_t) in.line_step) & 7) == 0;
+  if (in_pairs)
 #pragma unroll
-  for (int m = 0; m < kTileMaxSegment / 16; m++)
+    for (int m = 0; m < kTileMaxSegment / 16; m++)
 #pragma unroll
-    for (int h = 0; h < 2; h++) {
-      const int i = min (16 * m + g + 8 * h, height_out - 1);
-      const unsigned int *src = reinterpret_cast<const unsigned int *> (in.at (y_st + i, x_st));
-      /* both words in one 8-byte load where the row allows (a warp's loads then fill their
-       * sectors) */
-      if (x + 1 < width_out && (reinterpret_cast<uintptr_t> (src + x) & 7) == 0) {
-        const uint2 both = __ldg (reinterpret_cast<const uint2 *> (src + x));
+      for (int h = 0; h < 2; h++) {
+        const uint2 both = __ldg (reinterpret_cast<const uint2 *> (in.at (y_st + min (16 * m + g + 8 * h, height_out - 1), x_st + x)));
         words[m][h][0] = both.x;
         words[m][h][1] = both.y;
-      } else
+      }
+  else
+#pragma unroll
+    for (int m = 0; m < kTileMaxSegment / 16; m++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const unsigned int *src = reinterpret_cast<const unsigned int *> (in.at (y_st + min (16 * m + g + 8 * h, height_out - 1), x_st));
 #pragma unroll
         for (int j = 0; j < 2; j++)
           words[m][h][j] = __ldg (src + min (x + j, width_out - 1));
-    }
+      }
 #pragma unroll
   for (int m = 0; m < kTileMaxSegment / 16; m++)
 #pragma unroll
@@ -369,6 +381,9 @@ recursive_tile (Lines in, Lines out, TileParams p)
   }
   const unsigned int centre = out.alpha_first ? 0x80808000u : 0x00808080u;   /* the channels' bytes */
 
+  /* both pixels in one 8-byte store where every row allows */
+  const bool out_pairs = x + 1 < width_out &&
+      ((reinterpret_cast<uintptr_t> (out.at (0, x_st + x)) | (uintptr_t) out.line_step) & 7) == 0;
 #pragma unroll
   for (int m = 0; m < kTileMaxSegment / 16; m++) {
 #pragma unroll
@@ -377,8 +392,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
       if (i >= height_out)
         continue;
       unsigned int *dst = reinterpret_cast<unsigned int *> (out.at (y_st + i, x_st + x));
-      /* both pixels in one 8-byte store where the row allows */
-      if (x + 1 < width_out && (reinterpret_cast<uintptr_t> (dst) & 7) == 0)
+      if (out_pairs)
         *reinterpret_cast<uint2 *> (dst) = make_uint2 (words[m][h][0] ^ centre, words[m][h][1] ^ centre);
       else
 #pragma unroll
