@@ -36,6 +36,18 @@ struct Lines {
   {
     return base + (long long) line * line_step + (long long) k * sample_step;
   }
+
+  /* at() for lines and samples >= 0 and steps below 2^32 (the caller's check): a 32 x 32 ->
+   * 64-bit multiply-add per step, where at()'s signed 64-bit products take ~5 instructions */
+  __device__ __forceinline__ char *at_unsigned (unsigned int line, unsigned int k) const
+  {
+    return base + (unsigned long long) line * (unsigned int) line_step + (unsigned long long) k * (unsigned int) sample_step;
+  }
+
+  __host__ __device__ bool steps_fit_32_bits () const
+  {
+    return line_step >= 0 && sample_step >= 0 && line_step <= 0xFFFFFFFFll && sample_step <= 0xFFFFFFFFll;
+  }
 };
 
 /* Rows or columns of an image whose elements are elem_bytes wide. */

@@ -307,7 +307,8 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
   CsDericheCoeffs c;   /* every path but Young–van Vliet's */
   if (p->algorithm == CS_RECURSIVE_DERICHE)
     cs_deriche_coeffs (p->sigma, &c);
-  if (allow_tiles && tiles_cover (p, w, h, rows.segments, cols.segments, warmup))
+  if (allow_tiles && tiles_cover (p, w, h, rows.segments, cols.segments, warmup) && in_r.steps_fit_32_bits () &&
+      out_r.steps_fit_32_bits ())
     return recursive_tiles (in_r, out_r, w, h, rows.segments, cols.segments, warmup, c, dev, stream);
   const Lines t_r = make_lines (t_plane, pitch_t, 8, true, 0);
   /* the tensor-core passes read T two pixels (16 bytes) at a time: scratch from cudaMalloc

@@ -154,12 +154,12 @@ recursive_tile (Lines in, Lines out, TileParams p)
    * 16-byte aligned (the frame's base and pitch): decided once, so that the rows' loads are
    * one straight run (a test per row made each its own branch, ~10 instructions a row) */
   const bool inside = x0 + 4 * q >= sx && x0 + 4 * q + 3 <= ex;
-  const bool vector = inside && ((reinterpret_cast<uintptr_t> (in.at (0, c[0])) | (uintptr_t) in.line_step) & 15) == 0;
+  const bool vector = inside && ((reinterpret_cast<uintptr_t> (in.at_unsigned (0, c[0])) | (uintptr_t) in.line_step) & 15) == 0;
   auto load_rows = [&] (int r0) {
     if (vector)
 #pragma unroll
       for (int b = 0; b < kAhead; b++) {
-        const uint4 four = __ldg (reinterpret_cast<const uint4 *> (in.at (y0 + clampi (r0 + b * kGroups, sy, ey), c[0])));
+        const uint4 four = __ldg (reinterpret_cast<const uint4 *> (in.at_unsigned (y0 + clampi (r0 + b * kGroups, sy, ey), c[0])));
         w[b][0] = four.x;
         w[b][1] = four.y;
         w[b][2] = four.z;
@@ -168,7 +168,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
     else
 #pragma unroll
       for (int b = 0; b < kAhead; b++) {
-        const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at (y0 + clampi (r0 + b * kGroups, sy, ey), 0));
+        const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at_unsigned (y0 + clampi (r0 + b * kGroups, sy, ey), 0));
 #pragma unroll
         for (int j = 0; j < 4; j++)
           w[b][j] = __ldg (row + c[j]);
@@ -306,13 +306,13 @@ recursive_tile (Lines in, Lines out, TileParams p)
   /* both words in one 8-byte load where every row allows (a warp's loads then fill their
    * sectors): decided once, as the window's loads */
   const bool in_pairs = x + 1 < width_out &&
-      ((reinterpret_cast<uintptr_t> (in.at (0, x_st + x)) | (uintptr_t) in.line_step) & 7) == 0;
+      ((reinterpret_cast<uintptr_t> (in.at_unsigned (0, x_st + x)) | (uintptr_t) in.line_step) & 7) == 0;
   if (in_pairs)
 #pragma unroll
     for (int m = 0; m < kTileMaxSegment / 16; m++)
 #pragma unroll
       for (int h = 0; h < 2; h++) {
-        const uint2 both = __ldg (reinterpret_cast<const uint2 *> (in.at (y_st + min (16 * m + g + 8 * h, height_out - 1), x_st + x)));
+        const uint2 both = __ldg (reinterpret_cast<const uint2 *> (in.at_unsigned (y_st + min (16 * m + g + 8 * h, height_out - 1), x_st + x)));
         words[m][h][0] = both.x;
         words[m][h][1] = both.y;
       }
@@ -321,7 +321,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
     for (int m = 0; m < kTileMaxSegment / 16; m++)
 #pragma unroll
       for (int h = 0; h < 2; h++) {
-        const unsigned int *src = reinterpret_cast<const unsigned int *> (in.at (y_st + min (16 * m + g + 8 * h, height_out - 1), x_st));
+        const unsigned int *src = reinterpret_cast<const unsigned int *> (in.at_unsigned (y_st + min (16 * m + g + 8 * h, height_out - 1), x_st));
 #pragma unroll
         for (int j = 0; j < 2; j++)
           words[m][h][j] = __ldg (src + min (x + j, width_out - 1));
@@ -383,7 +383,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
 
   /* both pixels in one 8-byte store where every row allows */
   const bool out_pairs = x + 1 < width_out &&
-      ((reinterpret_cast<uintptr_t> (out.at (0, x_st + x)) | (uintptr_t) out.line_step) & 7) == 0;
+      ((reinterpret_cast<uintptr_t> (out.at_unsigned (0, x_st + x)) | (uintptr_t) out.line_step) & 7) == 0;
 #pragma unroll
   for (int m = 0; m < kTileMaxSegment / 16; m++) {
 #pragma unroll
@@ -391,7 +391,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
       const int i = 16 * m + g + 8 * h;
       if (i >= height_out)
         continue;
-      unsigned int *dst = reinterpret_cast<unsigned int *> (out.at (y_st + i, x_st + x));
+      unsigned int *dst = reinterpret_cast<unsigned int *> (out.at_unsigned (y_st + i, x_st + x));
       if (out_pairs)
         *reinterpret_cast<uint2 *> (dst) = make_uint2 (words[m][h][0] ^ centre, words[m][h][1] ^ centre);
       else
@@ -470,7 +470,8 @@ static cudaError_t launch_tiles (Lines in, Lines out, const TileParams &p, cudaS
 cudaError_t recursive_tiles (Lines in, Lines out, int width, int height, int segments_x, int segments_y,
     int warmup, const CsDericheCoeffs &c, const CsCudaDevice *dev, cudaStream_t stream)
 {
-  if (!recursive_tiles_cover (width, height, segments_x, segments_y, warmup))
+  if (!recursive_tiles_cover (width, height, segments_x, segments_y, warmup) || !in.steps_fit_32_bits () ||
+      !out.steps_fit_32_bits ())
     return cudaErrorInvalidValue;
   TileParams p;
   p.width = width;
