@@ -44,6 +44,13 @@ struct Lines {
     return base + (unsigned long long) line * (unsigned int) line_step + (unsigned long long) k * (unsigned int) sample_step;
   }
 
+  /* whether sample k of every line is `bytes`-aligned (a power of two): the base's sample k
+   * and the line step both are, so one test serves all lines */
+  __device__ __forceinline__ bool lines_aligned_at (unsigned int k, unsigned int bytes) const
+  {
+    return ((reinterpret_cast<uintptr_t> (at_unsigned (0, k)) | (uintptr_t) line_step) & (bytes - 1)) == 0;
+  }
+
   __host__ __device__ bool steps_fit_32_bits () const
   {
     return line_step >= 0 && sample_step >= 0 && line_step <= 0xFFFFFFFFll && sample_step <= 0xFFFFFFFFll;

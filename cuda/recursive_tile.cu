@@ -154,7 +154,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
    * 16-byte aligned (the frame's base and pitch): decided once, so that the rows' loads are
    * one straight run (a test per row made each its own branch, ~10 instructions a row) */
   const bool inside = x0 + 4 * q >= sx && x0 + 4 * q + 3 <= ex;
-  const bool vector = inside && ((reinterpret_cast<uintptr_t> (in.at_unsigned (0, c[0])) | (uintptr_t) in.line_step) & 15) == 0;
+  const bool vector = inside && in.lines_aligned_at (c[0], 16);
   auto load_rows = [&] (int r0) {
     if (vector)
 #pragma unroll
@@ -305,8 +305,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
   unsigned int words[kTileMaxSegment / 16][2][2];
   /* both words in one 8-byte load where every row allows (a warp's loads then fill their
    * sectors): decided once, as the window's loads */
-  const bool in_pairs = x + 1 < width_out &&
-      ((reinterpret_cast<uintptr_t> (in.at_unsigned (0, x_st + x)) | (uintptr_t) in.line_step) & 7) == 0;
+  const bool in_pairs = x + 1 < width_out && in.lines_aligned_at (x_st + x, 8);
   if (in_pairs)
 #pragma unroll
     for (int m = 0; m < kTileMaxSegment / 16; m++)
@@ -382,8 +381,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
   const unsigned int centre = out.alpha_first ? 0x80808000u : 0x00808080u;   /* the channels' bytes */
 
   /* both pixels in one 8-byte store where every row allows */
-  const bool out_pairs = x + 1 < width_out &&
-      ((reinterpret_cast<uintptr_t> (out.at_unsigned (0, x_st + x)) | (uintptr_t) out.line_step) & 7) == 0;
+  const bool out_pairs = x + 1 < width_out && out.lines_aligned_at (x_st + x, 8);
 #pragma unroll
   for (int m = 0; m < kTileMaxSegment / 16; m++) {
 #pragma unroll
