@@ -310,6 +310,57 @@ static Result time_one_launch (size_t frame_bytes)
   return r;
 }
 
+/* The data movement of any rows-then-columns pair of passes with an fp16 plane between them
+ * (recursivegauss's warm-up and carried paths): an RGBA frame widened to half4 (1024 + byte,
+ * exact) by one launch, narrowed back by a second; 24 B/px through DRAM and nothing else.
+ * What any such pair of passes costs at the least, measured as the filters are. */
+__global__ void widen_kernel (const uint4 *in, uint4 *plane, size_t n)
+{
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n; i += (size_t) gridDim.x * blockDim.x) {
+    const uint4 v = in[i];
+    const unsigned int w[4] = { v.x, v.y, v.z, v.w };
+#pragma unroll
+    for (int j = 0; j < 4; j += 2) {   /* two pixels into 16 bytes of halves */
+      const uint4 h = make_uint4 (__byte_perm (w[j], 0x64, 0x4140) , __byte_perm (w[j], 0x64, 0x4342),
+          __byte_perm (w[j + 1], 0x64, 0x4140), __byte_perm (w[j + 1], 0x64, 0x4342));
+      plane[2 * i + j / 2] = h;
+    }
+  }
+}
+
+__global__ void narrow_kernel (const uint4 *plane, uint4 *out, size_t n)
+{
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n; i += (size_t) gridDim.x * blockDim.x) {
+    const uint4 a = plane[2 * i], b = plane[2 * i + 1];
+    out[i] = make_uint4 (__byte_perm (a.x, a.y, 0x6420), __byte_perm (a.z, a.w, 0x6420), __byte_perm (b.x, b.y, 0x6420),
+        __byte_perm (b.z, b.w, 0x6420));
+  }
+}
+
+static Result time_two_pass_copy (int w, int h)
+{
+  const size_t frame_bytes = (size_t) w * h * 4;
+  std::vector<uint4 *> inputs (1 + (3 * (size_t) dev.l2_bytes) / frame_bytes);
+  uint4 *plane, *out;
+  for (auto &a : inputs) {
+    CHECK (cudaMalloc (&a, frame_bytes));
+    CHECK (cudaMemset (a, 1, frame_bytes));
+  }
+  CHECK (cudaMalloc (&plane, 2 * frame_bytes));
+  CHECK (cudaMalloc (&out, frame_bytes));
+  const size_t n = frame_bytes / sizeof (uint4);
+  const auto launch = [&] (int i) {
+    widen_kernel<<<dev.sm_count * 8, 256>>> (inputs[i % inputs.size ()], plane, n);
+    narrow_kernel<<<dev.sm_count * 8, 256>>> (plane, out, n);
+  };
+  const Result r = measure (launch, 5, 60, 60);
+  for (auto a : inputs)
+    CHECK (cudaFree (a));
+  CHECK (cudaFree (plane));
+  CHECK (cudaFree (out));
+  return r;
+}
+
 /* ---- one measurement ---- */
 
 struct Frame {
@@ -692,6 +743,12 @@ int main (int argc, char **argv)
           "queued: empty_kernel_ms=%.4f copy_1080p_ms=%.4f copy_4k_ms=%.4f (alone, queued behind a hold; uncovered %d/%d/%d)\n",
       empty.median, copy_hd.median, copy_4k.median, empty.batch, copy_hd.batch, copy_4k.batch, empty.queued,
       copy_hd.queued, copy_4k.queued, empty.queued_uncovered, copy_hd.queued_uncovered, copy_4k.queued_uncovered);
+  const Result chain_hd = time_two_pass_copy (1920, 1080), chain_4k = time_two_pass_copy (3840, 2160);
+  printf ("floor two_pass_copy_1080p_ms=%.4f two_pass_copy_4k_ms=%.4f (ms_queued; batch %.4f / %.4f: an RGBA frame to a "
+          "half4 plane and back, two launches, 24 B/px: the data movement of any rows-then-columns pass pair with an fp16 "
+          "plane between; 24 B/px at the device bandwidth %.4f / %.4f)\n",
+      chain_hd.queued, chain_4k.queued, chain_hd.batch, chain_4k.batch, 24.0 * 1920 * 1080 / (g_bw_gbs * 1e6),
+      24.0 * 3840 * 2160 / (g_bw_gbs * 1e6));
   if (!only || !strcmp (only, "recursive"))
     bench_recursive ();
   if (!only || !strcmp (only, "bilateral"))
