@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # One build-check-measure cycle on the GPU host (see ../shared/gpu/README.md):
 #   source .gpu/env.sh BUILD && bash tests/gpu/gpu-host-check.sh BUILD [STEPS]
-# STEPS (default all): tests memcheck racecheck leaks bench-kernels bench-pipeline quality
+# STEPS (default all but quality): tests memcheck racecheck initcheck synccheck leaks bench-kernels
+#   bench-pipeline quality
 # Logs go to $OUT (or ./gpu-out); the last lines of each step are printed.
 set -u
 build=${1:?build dir}
-steps=${2:-"tests memcheck racecheck leaks bench-kernels bench-pipeline"}
+steps=${2:-"tests memcheck racecheck initcheck synccheck leaks bench-kernels bench-pipeline"}
 out=${OUT:-gpu-out}
 mkdir -p "$out"
 py=$(command -v python3)
@@ -25,6 +26,14 @@ for step in $steps; do
     racecheck)
       { CK_TIMEOUT_MULTIPLIER=8 timeout 330 $py .gpu/run-tests.py "$build" --name gpu-kernels --timeout-multiplier 8 \
           --wrap "compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 3"; } >> "$out/sanitizer.log" 2>&1 ;;
+    initcheck)
+      # reads of device memory that nothing wrote (outputs are poisoned by the tests, so a
+      # kernel reading its own output before writing it would show here, not as a mismatch)
+      { CK_TIMEOUT_MULTIPLIER=8 timeout 300 $py .gpu/run-tests.py "$build" --suite gpu --timeout-multiplier 8 \
+          --wrap "compute-sanitizer --tool initcheck --error-exitcode 3"; } >> "$out/sanitizer.log" 2>&1 ;;
+    synccheck)
+      { CK_TIMEOUT_MULTIPLIER=8 timeout 200 $py .gpu/run-tests.py "$build" --name gpu-kernels --timeout-multiplier 8 \
+          --wrap "compute-sanitizer --tool synccheck --error-exitcode 3"; } >> "$out/sanitizer.log" 2>&1 ;;
     leaks)
       { CK_TIMEOUT_MULTIPLIER=4 timeout 150 $py .gpu/run-tests.py "$build" --name states --name gpu-elements --timeout-multiplier 4 \
           --wrap "compute-sanitizer --tool memcheck --leak-check full --report-api-errors no --error-exitcode 3"; } >> "$out/sanitizer.log" 2>&1 ;;
