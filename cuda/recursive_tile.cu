@@ -288,14 +288,20 @@ recursive_tile (Lines in, Lines out, TileParams p)
   const int x_chunk = 8 * warp;
   if (x_chunk >= width_out)
     return;
-  /* A fragment of m-tile m and k-step k: index m − k + (S − 1), entries d = 16(m − k) + d0
-   * (+8, −8) */
-  uint4 a_frag[L::kColFrags];
+  /* A fragment of m-tile m and k-step k: the col_words entry at lane_pair + 16(m − k),
+   * entries d = 16(m − k) + d0 (+8, −8). With two blocks per SM the warp holds all S + 3 of
+   * them (36 registers). At three, bounded to 80 registers, that made ptxas spill the row
+   * indices below; there the warp holds the four a k-step takes (its four m-tiles: four
+   * consecutive entries) and, the next k-step taking the same shifted by one, loads one
+   * per k-step: −1 to −2 % at 4K, where holding them all measured 1.5–2.5 % faster at
+   * 1080p (NOTES.md, seventeenth session). */
+  constexpr bool kSlidingFragments = kBlocksPerSm >= 3;
+  const uint4 *col_frag = col_words + lane_pair;
+  uint4 held[kSlidingFragments ? 1 : L::kColFrags];
+  if constexpr (!kSlidingFragments)
 #pragma unroll
-  for (int u = 0; u < L::kColFrags; u++) {
-    const int v = u - (S - 1);
-    a_frag[u] = col_words[lane_pair + 16 * v];
-  }
+    for (int u = 0; u < L::kColFrags; u++)
+      held[u] = col_frag[16 * (u - (S - 1))];
   const int x = x_chunk + 2 * t;
   /* the output words, first holding only alpha (from the frame, fetched before the
    * products), then each channel's byte as its products finish: one channel's sums live at
@@ -352,6 +358,12 @@ recursive_tile (Lines in, Lines out, TileParams p)
       const unsigned int a[4] = { e.x, e.y, e.z, e.w };
       mma (acc[m], a, b_ends, b_ends);
     }
+    constexpr int kTiles = kTileMaxSegment / 16;
+    uint4 frag[kTiles];   /* sliding: frag[m] for the k-step at hand, col_frag[16(m − k)] */
+    if constexpr (kSlidingFragments)
+#pragma unroll
+      for (int m = 0; m < kTiles; m++)
+        frag[m] = col_frag[16 * m];
 #pragma unroll
     for (int k = 0; k < S; k++) {
       /* lanes 0..15 address rows 16k .. 16k + 15 of the window (x2: lanes 16..31 unused) */
@@ -359,10 +371,16 @@ recursive_tile (Lines in, Lines out, TileParams p)
       unsigned int v[2];
       ldmatrix_x2_trans (v, shared_address (t_channel + now * L::kTStride + x_chunk));
 #pragma unroll
-      for (int m = 0; m < kTileMaxSegment / 16; m++) {
-        const int u = m - k + (S - 1);
-        const unsigned int a[4] = { a_frag[u].x, a_frag[u].y, a_frag[u].z, a_frag[u].w };
+      for (int m = 0; m < kTiles; m++) {
+        const uint4 f = kSlidingFragments ? frag[m] : held[kSlidingFragments ? 0 : m - k + (S - 1)];
+        const unsigned int a[4] = { f.x, f.y, f.z, f.w };
         mma (acc[m], a, v[0], v[1]);
+      }
+      if (kSlidingFragments && k + 1 < S) {
+#pragma unroll
+        for (int m = kTiles - 1; m > 0; m--)
+          frag[m] = frag[m - 1];
+        frag[0] = col_frag[-16 * (k + 1)];
       }
     }
     /* out − 128 = floor(T − 127.5 + the sums) (DESIGN.md: round half up; the 0.5 came with
