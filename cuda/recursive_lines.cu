@@ -193,9 +193,14 @@ __device__ __forceinline__ void stage_columns (const Lines &t_in, const LinesPar
 
 /* Rows: a block per (segment, 16 rows), a warp per quarter of the 64 outputs (two n-tiles),
  * all three channels: T = F·Mᵀ + the end terms, written as half4 (r, g, b, 1024 + alpha): the
- * column pass takes alpha from T, and needs no second read of the frame. */
+ * column pass takes alpha from T, and needs no second read of the frame.
+ * Warm-ups: eight blocks per SM (64 registers; 24 KB of shared memory at K = 192), which the
+ * k-steps taken outermost allow (each k-step's two B fragments loaded once for the three
+ * channels, not all 2S held): latency-bound at six, the pass measured 5–10 % faster for σ
+ * 6–21 (NOTES.md, seventeenth session). Carried: seven (72 registers; at 64 the start terms
+ * spill 52 bytes). */
 template <int S, bool kCarried>
-__global__ void __launch_bounds__ (kThreads, kCarried ? 7 : 1)
+__global__ void __launch_bounds__ (kThreads, kCarried ? 7 : 8)
 recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
 {
   constexpr int K = 16 * S, kStride = K + 8, kPairs = 16 * S + kSegment - 2;
@@ -212,11 +217,17 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
   /* the frame and the tables were written before the chain of kernels began (cs_launch.cuh) */
   __shared__ __align__ (4) unsigned short alpha[kLinesPerBlock][kAlphaStride];
   stage_rows<S> (in, p, w, y_first, tid, f_plane, alpha);
-  /* B fragment of n-tile n = 2·warp + j and k-step k: index j − 2k + 2(S − 1) */
+  /* B fragment of n-tile n = 2·warp + j and k-step k: pair index j − 2k + 2(S − 1). The
+   * k-steps run outermost, each taking its two fragments for all three channels: held for
+   * every k-step at once they took 4(S − 1) + 4 registers (48 at K = 192) */
   const int lane_pair = g - 2 * t + 16 * S - 2;
-  constexpr int kFrags = 2 + 2 * (S - 1);
-  uint2 b[kFrags];
   const auto pair_index = [&] (int u) { return lane_pair + 8 * (u - 2 * (S - 1) + 2 * warp); };
+  const auto fragment = [&] (int u) {
+    if constexpr (kCarried)
+      return make_uint2 (__ldg (&c.pairs[pair_index (u)]), __ldg (&c.pairs[max (pair_index (u) - 8, 0)]));
+    else
+      return row_words[pair_index (u)];
+  };
   /* the end terms as one more product: A's columns 0, 1 are f[0], f[K − 1], B's rows 0, 1
    * their coefficients (lanes with t = 0 hold them; the rest of both is 0) */
   unsigned int b_ends[2];
@@ -225,9 +236,6 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
   float2 states[kCarried ? 3 : 1][2];
   uint2 betas[2];
   if constexpr (kCarried) {
-#pragma unroll
-    for (int u = 0; u < kFrags; u++)
-      b[u] = make_uint2 (__ldg (&c.pairs[pair_index (u)]), __ldg (&c.pairs[max (pair_index (u) - 8, 0)]));
 #pragma unroll
     for (int j = 0; j < 2; j++)
       b_ends[j] = t == 0 ? __ldg (&c.ends[end_index (j)]) : 0u;
@@ -249,30 +257,29 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
       row_words[i] = make_uint2 (pairs[i], pairs[max (i - 8, 0)]);
     __syncthreads ();
 #pragma unroll
-    for (int u = 0; u < kFrags; u++)
-      b[u] = row_words[pair_index (u)];
-#pragma unroll
     for (int j = 0; j < 2; j++)
       b_ends[j] = t == 0 ? p.ends[end_index (j)] : 0u;
   }
 
   float acc[3][2][4];
 #pragma unroll
-  for (int ch = 0; ch < 3; ch++) {
+  for (int ch = 0; ch < 3; ch++)
 #pragma unroll
     for (int j = 0; j < 2; j++)
       acc[ch][j][0] = acc[ch][j][1] = acc[ch][j][2] = acc[ch][j][3] = 0.f;
-    const __half *rows = &f_plane[ch][lane & 15][(lane >> 4) * 8];
 #pragma unroll
-    for (int k = 0; k < S; k++) {
+  for (int k = 0; k < S; k++) {
+    const uint2 b0 = fragment (2 * (S - 1) - 2 * k), b1 = fragment (2 * (S - 1) - 2 * k + 1);
+#pragma unroll
+    for (int ch = 0; ch < 3; ch++) {
       unsigned int a[4];
-      ldmatrix_x4 (a, shared_address (rows + 16 * k));
-#pragma unroll
-      for (int j = 0; j < 2; j++) {
-        const int u = j - 2 * k + 2 * (S - 1);
-        mma (acc[ch][j], a, b[u].x, b[u].y);
-      }
+      ldmatrix_x4 (a, shared_address (&f_plane[ch][lane & 15][(lane >> 4) * 8] + 16 * k));
+      mma (acc[ch][0], a, b0.x, b0.y);
+      mma (acc[ch][1], a, b1.x, b1.y);
     }
+  }
+#pragma unroll
+  for (int ch = 0; ch < 3; ch++) {
     const unsigned short *f16 = reinterpret_cast<const unsigned short *> (&f_plane[ch][0][0]);
     const unsigned int ends_a[4] = {
       t == 0 ? pack_halves (f16[g * kStride], f16[g * kStride + K - 1]) : 0u,
