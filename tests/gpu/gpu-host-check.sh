@@ -27,8 +27,9 @@ for step in $steps; do
       { CK_TIMEOUT_MULTIPLIER=8 timeout 330 $py .gpu/run-tests.py "$build" --name gpu-kernels --timeout-multiplier 8 \
           --wrap "compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 3"; } >> "$out/sanitizer.log" 2>&1 ;;
     initcheck)
-      # reads of device memory that nothing wrote (outputs are poisoned by the tests, so a
-      # kernel reading its own output before writing it would show here, not as a mismatch)
+      # reads of device memory that nothing wrote: scratch planes, tables, margins (outputs
+      # are poisoned by the tests, so a kernel reading its output before writing it shows
+      # there as a mismatch, not here)
       { CK_TIMEOUT_MULTIPLIER=8 timeout 300 $py .gpu/run-tests.py "$build" --suite gpu --timeout-multiplier 8 \
           --wrap "compute-sanitizer --tool initcheck --error-exitcode 3"; } >> "$out/sanitizer.log" 2>&1 ;;
     synccheck)
