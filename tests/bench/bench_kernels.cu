@@ -284,27 +284,40 @@ static Result measure (Launch launch, int warmups, int runs, int batch_runs)
   return { t[t.size () / 2], t[0], batch, queued, g_queued_uncovered, host_us };
 }
 
+/* Copies of a frame's bytes rotated over more than L2 holds, as the filters' inputs are
+ * (make_frame); input (i) is the one launch i reads. */
+struct RotatedInputs {
+  std::vector<uint4 *> frames;
+  explicit RotatedInputs (size_t frame_bytes)
+      : frames (frame_bytes ? 1 + (3 * (size_t) dev.l2_bytes) / frame_bytes : 0)
+  {
+    for (auto &a : frames) {
+      CHECK (cudaMalloc (&a, frame_bytes));
+      CHECK (cudaMemset (a, 1, frame_bytes));
+    }
+  }
+  ~RotatedInputs ()
+  {
+    for (auto a : frames)
+      CHECK (cudaFree (a));
+  }
+  const uint4 *input (int i) const { return frames[i % frames.size ()]; }
+};
+
 static Result time_one_launch (size_t frame_bytes)
 {
-  /* inputs rotated over more bytes than L2 holds, as for the filters (make_frame) */
-  std::vector<uint4 *> inputs (frame_bytes ? 1 + (3 * (size_t) dev.l2_bytes) / frame_bytes : 0);
+  const RotatedInputs inputs (frame_bytes);
   uint4 *b = nullptr;
-  for (auto &a : inputs) {
-    CHECK (cudaMalloc (&a, frame_bytes));
-    CHECK (cudaMemset (a, 1, frame_bytes));
-  }
   if (frame_bytes)
     CHECK (cudaMalloc (&b, frame_bytes));
   const size_t n = frame_bytes / sizeof (uint4);
   const auto launch = [&] (int i) {
     if (n)
-      copy_kernel<<<dev.sm_count * 8, 256>>> (inputs[i % inputs.size ()], b, n);
+      copy_kernel<<<dev.sm_count * 8, 256>>> (inputs.input (i), b, n);
     else
       empty_kernel<<<1, 32>>> (nullptr);
   };
   const Result r = measure (launch, 5, 60, 60);
-  for (auto a : inputs)
-    CHECK (cudaFree (a));
   if (b)
     CHECK (cudaFree (b));
   return r;
@@ -321,7 +334,7 @@ __global__ void widen_kernel (const uint4 *in, uint4 *plane, size_t n)
     const unsigned int w[4] = { v.x, v.y, v.z, v.w };
 #pragma unroll
     for (int j = 0; j < 4; j += 2) {   /* two pixels into 16 bytes of halves */
-      const uint4 h = make_uint4 (__byte_perm (w[j], 0x64, 0x4140) , __byte_perm (w[j], 0x64, 0x4342),
+      const uint4 h = make_uint4 (__byte_perm (w[j], 0x64, 0x4140), __byte_perm (w[j], 0x64, 0x4342),
           __byte_perm (w[j + 1], 0x64, 0x4140), __byte_perm (w[j + 1], 0x64, 0x4342));
       plane[2 * i + j / 2] = h;
     }
@@ -340,22 +353,16 @@ __global__ void narrow_kernel (const uint4 *plane, uint4 *out, size_t n)
 static Result time_two_pass_copy (int w, int h)
 {
   const size_t frame_bytes = (size_t) w * h * 4;
-  std::vector<uint4 *> inputs (1 + (3 * (size_t) dev.l2_bytes) / frame_bytes);
+  const RotatedInputs inputs (frame_bytes);
   uint4 *plane, *out;
-  for (auto &a : inputs) {
-    CHECK (cudaMalloc (&a, frame_bytes));
-    CHECK (cudaMemset (a, 1, frame_bytes));
-  }
   CHECK (cudaMalloc (&plane, 2 * frame_bytes));
   CHECK (cudaMalloc (&out, frame_bytes));
   const size_t n = frame_bytes / sizeof (uint4);
   const auto launch = [&] (int i) {
-    widen_kernel<<<dev.sm_count * 8, 256>>> (inputs[i % inputs.size ()], plane, n);
+    widen_kernel<<<dev.sm_count * 8, 256>>> (inputs.input (i), plane, n);
     narrow_kernel<<<dev.sm_count * 8, 256>>> (plane, out, n);
   };
   const Result r = measure (launch, 5, 60, 60);
-  for (auto a : inputs)
-    CHECK (cudaFree (a));
   CHECK (cudaFree (plane));
   CHECK (cudaFree (out));
   return r;
