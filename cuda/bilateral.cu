@@ -273,6 +273,17 @@ extern "C" cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaIm
   return bilateral (src, dst, p, dev, scratch, scratch_bytes, true, stream);
 }
 
+extern "C" cudaError_t cs_cuda_bilateral_on_chip_floor (const CsCudaImage *dst, const CsBilateralParams *p,
+    cudaStream_t stream)
+{
+  if (!cs_cuda_bilateral_uses_half (p) || cs_bilateral_effective_radius (p) < 2 || dst->width <= 0 ||
+      dst->height <= 0)
+    return cudaErrorInvalidValue;
+  const Lines out = make_lines (dst->data, dst->pitch, 4, true, false);
+  return bilateral_gauss_half_on_chip (out, dst->width, dst->height, cs_bilateral_effective_radius (p), p->sigma,
+      p->sigma_r, stream);
+}
+
 extern "C" cudaError_t cs_cuda_bilateral_float (const CsCudaImage *src, const CsCudaImage *dst,
     const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream)

@@ -283,14 +283,25 @@ __device__ __forceinline__ void tile_rows (const uint4 *col, int stride, const H
   }
 }
 
+/* A stand-in frame word for kOnChip: colours of a hash of the pixel's position (noise, as
+ * costly to filter as a photo: the taps' arithmetic does not depend on the data), alpha 255
+ * (RGBA order), so that no output word is 0. */
+__device__ __forceinline__ unsigned int on_chip_word (int x, int y)
+{
+  return ((unsigned int) x * 0x9E3779B1u ^ (unsigned int) y * 0x85EBCA77u) | 0xFF000000u;
+}
+
 /* A 64 x 8K block of outputs; thread (tx, ty) computes columns x0 + tx and x0 + tx + 32
  * of rows K·ty .. K·ty + K − 1. The tile entry [sy][sx] holds the colours (64 + v/16, or
  * scaled from r = 4) of the pixels at columns x0 + sx − R and x0 + sx − R + 32 as three
  * half2 and their alphas, so every lane reads its own consecutive 16 bytes. Tile row r
  * serves output rows r − 2R .. r of the thread: windows
  * up to r = 3 unroll completely; larger ones loop over the rows that serve all K and
- * unroll the first and last K − 1, so no tap is tested for being in its window. */
-template <int R>
+ * unroll the first and last K − 1, so no tap is tested for being in its window.
+ * kOnChip (a benchmark floor, bilateral_gauss_half_on_chip): the same kernel without its
+ * DRAM traffic — frame words made from the pixel positions instead of loaded, outputs
+ * computed and not stored (RGBA order; `in` is not read, `out` never written). */
+template <int R, bool kOnChip = false>
 __global__ void __launch_bounds__ (kBlockW * kBlockH, kTileBlocksPerSm)
 bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
 {
@@ -316,7 +327,9 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
         a[e] = word_at (sy, sx), b[e] = word_at (sy, sx + kPairStride);
     }
   };
-  if (x0 >= R && y0 >= R && x0 + kOutW + R <= width && y0 + kOutH + R <= height) {
+  if constexpr (kOnChip) {
+    load_words ([&] (int sy, int sx) { return on_chip_word (x0 + sx - R, y0 + sy - R); });
+  } else if (x0 >= R && y0 >= R && x0 + kOutW + R <= width && y0 + kOutH + R <= height) {
     /* the whole tile lies in the frame (most blocks): no clamps */
     const char *origin = in.base + (long long) (y0 - R) * in.line_step + 4 * (x0 - R);
     load_words ([&] (int sy, int sx) {
@@ -389,9 +402,13 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
     unsigned int centre_low[K], centre_high[K];
 #pragma unroll
     for (int j = 0; j < K; j++) {
-      const unsigned int *row =
-          reinterpret_cast<const unsigned int *> (in.base + (long long) min (y0 + ty0 + j, height - 1) * in.line_step);
-      centre_low[j] = row[x_low], centre_high[j] = row[x_high];
+      const int y = min (y0 + ty0 + j, height - 1);
+      if constexpr (kOnChip) {
+        centre_low[j] = on_chip_word (x_low, y), centre_high[j] = on_chip_word (x_high, y);
+      } else {
+        const unsigned int *row = reinterpret_cast<const unsigned int *> (in.base + (long long) y * in.line_step);
+        centre_low[j] = row[x_low], centre_high[j] = row[x_high];
+      }
     }
 #pragma unroll
     for (int j = 0; j < K; j++)
@@ -414,10 +431,15 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
       break;
     const uint2 px = output_pair<(R > 2), kScaled> (s.acc[j], centre1024[j], s.alpha[j], kScaled ? k.out_scale : 16.0f,
         order);
-    if (store_low)
-      o[0] = px.x;
-    if (store_high)
-      o[kPairStride] = px.y;
+    if (kOnChip) {
+      if ((px.x | px.y) == 0u)   /* never: alpha is 255; keeps both outputs computed */
+        o[0] = px.x;
+    } else {
+      if (store_low)
+        o[0] = px.x;
+      if (store_high)
+        o[kPairStride] = px.y;
+    }
     o = reinterpret_cast<unsigned int *> (reinterpret_cast<char *> (o) + out.line_step);
   }
 }
@@ -590,8 +612,7 @@ bool bilateral_gauss_half_covers (int radius, double sigma_r)
   return radius >= 1 && radius <= kMaxRadius && sigma_r <= kMaxSigmaR && c <= 0x1p15;
 }
 
-cudaError_t bilateral_gauss_half (Lines in, Lines out, int width, int height, int radius,
-    double sigma, double sigma_r, int sm_count, cudaStream_t stream)
+static HalfGaussK half_gauss_constants (double sigma, double sigma_r)
 {
   const double log2e = 1.4426950408889634;
   const double c_s = -log2e / (2.0 * sigma * sigma), c = 256.0 * log2e / (2.0 * sigma_r * sigma_r);
@@ -613,6 +634,13 @@ cudaError_t bilateral_gauss_half (Lines in, Lines out, int width, int height, in
     k.s_col[d + kMaxRadius] = __float2half2_rn ((float) (c_s * d * d));
     k.g_row[d + kMaxRadius] = __float2half2_rn ((float) exp2 (c_s * d * d));
   }
+  return k;
+}
+
+cudaError_t bilateral_gauss_half (Lines in, Lines out, int width, int height, int radius,
+    double sigma, double sigma_r, int sm_count, cudaStream_t stream)
+{
+  const HalfGaussK k = half_gauss_constants (sigma, sigma_r);
   const dim3 block (kBlockW, kBlockH);
   if (radius == 1) {
     /* strips of 16 rows spend less on their first row (3 more fresh taps and one more row
@@ -632,6 +660,25 @@ cudaError_t bilateral_gauss_half (Lines in, Lines out, int width, int height, in
   case R: \
     bilateral_gauss_half<R><<<dim3 (div_up (width, kOutW), div_up (height, kBlockH * rows_per_thread<R> ())), \
         block, 0, stream>>> (in, out, width, height, k); \
+    break;
+    CASE (2) CASE (3) CASE (4) CASE (5) CASE (6) CASE (7)
+#undef CASE
+    default:
+      return cudaErrorInvalidValue;
+  }
+  return cudaGetLastError ();
+}
+
+cudaError_t bilateral_gauss_half_on_chip (Lines out, int width, int height, int radius, double sigma,
+    double sigma_r, cudaStream_t stream)
+{
+  const HalfGaussK k = half_gauss_constants (sigma, sigma_r);
+  const Lines rgba = { out.base, out.line_step, 4, false };
+  switch (radius) {
+#define CASE(R) \
+  case R: \
+    bilateral_gauss_half<R, true><<<dim3 (div_up (width, kOutW), div_up (height, kBlockH * rows_per_thread<R> ())), \
+        dim3 (kBlockW, kBlockH), 0, stream>>> (rgba, rgba, width, height, k); \
     break;
     CASE (2) CASE (3) CASE (4) CASE (5) CASE (6) CASE (7)
 #undef CASE

@@ -17,6 +17,11 @@ bool bilateral_gauss_half_covers (int radius, double sigma_r);
 cudaError_t bilateral_gauss_half (Lines in, Lines out, int width, int height, int radius,
     double sigma, double sigma_r, int sm_count, cudaStream_t stream);
 
+/* The same kernel without its DRAM traffic (radius 2..7: the tile kernels): frame words
+ * made on chip, outputs computed and not stored; `out` (pitched) is never written. */
+cudaError_t bilateral_gauss_half_on_chip (Lines out, int width, int height, int radius, double sigma,
+    double sigma_r, cudaStream_t stream);
+
 }  // namespace cs
 
 #endif /* CS_BILATERAL_HALF_CUH */

@@ -75,6 +75,14 @@ cudaError_t cs_cuda_bilateral_float (const CsCudaImage *src, const CsCudaImage *
     const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream);
 
+/* For the benchmark's floor: the packed-half tile kernel (radius 2..7 of
+ * cs_cuda_bilateral_uses_half) for a dst-sized frame without its DRAM traffic — frame
+ * words made from the pixel positions on chip instead of loaded, outputs computed and not
+ * stored (dst is never written). What the taps, the tile in shared memory and the epilogue
+ * cost by themselves. */
+cudaError_t cs_cuda_bilateral_on_chip_floor (const CsCudaImage *dst, const CsBilateralParams *p,
+    cudaStream_t stream);
+
 cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
     const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
     cudaStream_t stream);

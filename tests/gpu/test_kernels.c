@@ -558,6 +558,38 @@ START_TEST (test_identity_copies)
 }
 END_TEST
 
+/* The benchmark's on-chip floor runs the packed-half tile kernels without their DRAM
+ * traffic: it must run (radius 2..7) and leave the frame it is sized by untouched, and
+ * refuse what those kernels do not run. */
+START_TEST (test_bilateral_on_chip_floor_writes_nothing)
+{
+  const int w = 203, h = 77;
+  const size_t pitch = (size_t) w * 4 + 52;
+  uint8_t *d, *back = malloc (pitch * h);
+  CUDA_OK (cudaMalloc ((void **) &d, pitch * h));
+  const CsCudaImage img = { d, w, h, pitch, 3 };
+  CsBilateralParams p = cs_bilateral_params_default ();
+  p.sigma_r = 30;
+  for (int r = 2; r <= 7; r++) {
+    p.radius = r;
+    p.sigma = r / 2.0;
+    CUDA_OK (cudaMemset (d, POISON, pitch * h));
+    CUDA_OK (cs_cuda_bilateral_on_chip_floor (&img, &p, 0));
+    CUDA_OK (cudaDeviceSynchronize ());
+    CUDA_OK (cudaMemcpy (back, d, pitch * h, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < pitch * h; i++)
+      ck_assert_msg (back[i] == POISON, "radius %d: byte %zu written", r, i);
+  }
+  p.radius = 1;   /* strips, not a tile kernel */
+  ck_assert_int_eq (cs_cuda_bilateral_on_chip_floor (&img, &p, 0), cudaErrorInvalidValue);
+  p.radius = 3;
+  p.range_kernel = CS_RANGE_KERNEL_LORENTZIAN;   /* the float kernel's */
+  ck_assert_int_eq (cs_cuda_bilateral_on_chip_floor (&img, &p, 0), cudaErrorInvalidValue);
+  CUDA_OK (cudaFree (d));
+  free (back);
+}
+END_TEST
+
 START_TEST (test_bad_arguments_are_errors)
 {
   void *d;
@@ -600,6 +632,7 @@ static Suite *suite (void)
   tcase_add_loop_test (tc, test_bilateral_strips, 0, 31);
   tcase_add_loop_test (tc, test_bilateral_separable, 0, 6);
   tcase_add_test (tc, test_identity_copies);
+  tcase_add_test (tc, test_bilateral_on_chip_floor_writes_nothing);
   tcase_add_test (tc, test_bad_arguments_are_errors);
   suite_add_tcase (s, tc);
   return s;
