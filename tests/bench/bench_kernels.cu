@@ -493,6 +493,13 @@ static std::string fmt (const char *f, ...)
   return buf;
 }
 
+/* Kernel time for the sweeps: ms_queued (the GPU's time, as the tables quote), ms_median
+ * where queued timing is off (--profile). */
+static double sweep_ms (const Result &r)
+{
+  return r.queued > 0 ? r.queued : r.median;
+}
+
 static void bench_edgeaware (void)
 {
   struct { int w, h; double s, sr; } cases[] = {
@@ -513,6 +520,24 @@ static void bench_edgeaware (void)
                            cs_cuda_edgeaware_auto_blocks (&dev, c.w, c.h, CS_PASS_COLUMNS, &p))
                  : std::string ());
     }
+    /* The same four passes without warm-up (κ = 0: every segment starts from its border
+     * state, no search, no warm-up steps; not the filter DESIGN.md defines at κ = 2), at
+     * the best of a range of segment counts: what the passes' own steps cost once the
+     * warm-up, the price of splitting lines, is gone. The κ = 2 time cannot go under it
+     * without fewer instructions a step or more of them issued a cycle. */
+    CsEdgeAwareParams p0 = p;
+    p0.kappa = 0;
+    double best = 1e9;
+    int best_b = 0;
+    for (int b : { 8, 16, 24, 32, 48, 64, 96, 128 }) {
+      p0.blocks_per_stripe = b;
+      const double ms = sweep_ms (run_edgeaware (f, p0));
+      if (ms < best)
+        best = ms, best_b = b;
+    }
+    printf ("floor edgeaware_no_warmup size=%dx%d sigma=%g sigma-r=%g ms_queued=%.4f blocks-per-stripe=%d (kappa=0, "
+            "the best of 8..128 segments: the passes' steps without any warm-up)\n",
+        c.w, c.h, c.s, c.sr, best, best_b);
     free_frame (f);
   }
 }
@@ -589,23 +614,26 @@ static void bench_bilateral (void)
         const double sfu_ms = evals / g_ex2_rate * 1e3;
         const double arith_ms = std::max (fp_ms, sfu_ms);
         const bool mem_bound = mem_ms > arith_ms || separable;
+        /* The tile kernels (r >= 2) once more without their DRAM traffic: what the taps,
+         * the tile in shared memory and the epilogue cost by themselves at this frame's grid */
+        std::string on_chip;
+        if (half && r >= 2 && c.kernel == CS_RANGE_KERNEL_GAUSSIAN && !separable) {
+          const Result oc = time_launches (f, [&] (void *) {
+            const CsCudaImage d = { f.output, f.w, f.h, f.pitch, 3 };
+            return cs_cuda_bilateral_on_chip_floor (&d, &p, 0);
+          });
+          on_chip = fmt (" floor_on_chip_ms=%.4f (the kernel without loads or stores)", sweep_ms (oc));
+        }
         print_line ("bilateral", f, fmt ("radius=%d,sigma=%g,sigma-r=30,range-kernel=%s,mode=%s,kernel=%s", r, p.sigma,
             c.kernel == CS_RANGE_KERNEL_LORENTZIAN ? "lorentzian" : "gaussian", separable ? "separable" : "exact",
             half ? "half2" : "float"), res,
             separable ? mem_ms : std::max (mem_ms, arith_ms),
             mem_bound ? "memory" : (fp_ms > sfu_ms ? "arithmetic(fp)" : "arithmetic(ex2)"),
             fmt (" floor_memory_ms=%.4f floor_arith_ms=%.4f (%s %.4f, ex2 %.4f)", mem_ms, arith_ms,
-                half ? "half2" : "fp32", fp_ms, sfu_ms));
+                half ? "half2" : "fp32", fp_ms, sfu_ms) + on_chip);
       }
     free_frame (f);
   }
-}
-
-/* Kernel time for the sweeps: ms_queued (the GPU's time, as the tables quote), ms_median
- * where queued timing is off (--profile). */
-static double sweep_ms (const Result &r)
-{
-  return r.queued > 0 ? r.queued : r.median;
 }
 
 /* blocks-per-stripe: one count for both passes over a grid of counts, against auto. The
