@@ -3,6 +3,9 @@
  * Prints one machine-readable line per measurement and the floors it is measured against:
  *   bench filter=... path=device size=WxH params=... ms_median=... ms_min=... ms_batch=...
  *   floor_ms=... floor=...
+ * and measured floors: `floor two_pass_copy` (the data movement of a rows-then-columns pass
+ * pair), `floor edgeaware_no_warmup` (the edge-aware passes at kappa 0) and floor_on_chip_ms
+ * on the exact half2 bilateral lines (the tile kernel without loads or stores).
  * ms_median and ms_min time each launch alone from an idle GPU, so they include the time
  * the launch takes to reach it (an empty kernel measures 5.6–7 µs this way on an H100);
  * ms_batch is the time per launch of the same launches queued back to back (the median of
