@@ -637,6 +637,25 @@ static HalfGaussK half_gauss_constants (double sigma, double sigma_r)
   return k;
 }
 
+/* The tile kernel of radius 2..7 over a width x height frame. */
+template <bool kOnChip>
+static cudaError_t launch_tiles (Lines in, Lines out, int width, int height, int radius, const HalfGaussK &k,
+    cudaStream_t stream)
+{
+  switch (radius) {
+#define CASE(R) \
+  case R: \
+    bilateral_gauss_half<R, kOnChip><<<dim3 (div_up (width, kOutW), div_up (height, kBlockH * rows_per_thread<R> ())), \
+        dim3 (kBlockW, kBlockH), 0, stream>>> (in, out, width, height, k); \
+    break;
+    CASE (2) CASE (3) CASE (4) CASE (5) CASE (6) CASE (7)
+#undef CASE
+    default:
+      return cudaErrorInvalidValue;
+  }
+  return cudaGetLastError ();
+}
+
 cudaError_t bilateral_gauss_half (Lines in, Lines out, int width, int height, int radius,
     double sigma, double sigma_r, int sm_count, cudaStream_t stream)
 {
@@ -655,18 +674,7 @@ cudaError_t bilateral_gauss_half (Lines in, Lines out, int width, int height, in
       bilateral_gauss_half_strips<8><<<grid, block, 0, stream>>> (in, out, width, height, k);
     return cudaGetLastError ();
   }
-  switch (radius) {
-#define CASE(R) \
-  case R: \
-    bilateral_gauss_half<R><<<dim3 (div_up (width, kOutW), div_up (height, kBlockH * rows_per_thread<R> ())), \
-        block, 0, stream>>> (in, out, width, height, k); \
-    break;
-    CASE (2) CASE (3) CASE (4) CASE (5) CASE (6) CASE (7)
-#undef CASE
-    default:
-      return cudaErrorInvalidValue;
-  }
-  return cudaGetLastError ();
+  return launch_tiles<false> (in, out, width, height, radius, k, stream);
 }
 
 cudaError_t bilateral_gauss_half_on_chip (Lines out, int width, int height, int radius, double sigma,
@@ -674,18 +682,7 @@ cudaError_t bilateral_gauss_half_on_chip (Lines out, int width, int height, int 
 {
   const HalfGaussK k = half_gauss_constants (sigma, sigma_r);
   const Lines rgba = { out.base, out.line_step, 4, false };
-  switch (radius) {
-#define CASE(R) \
-  case R: \
-    bilateral_gauss_half<R, true><<<dim3 (div_up (width, kOutW), div_up (height, kBlockH * rows_per_thread<R> ())), \
-        dim3 (kBlockW, kBlockH), 0, stream>>> (rgba, rgba, width, height, k); \
-    break;
-    CASE (2) CASE (3) CASE (4) CASE (5) CASE (6) CASE (7)
-#undef CASE
-    default:
-      return cudaErrorInvalidValue;
-  }
-  return cudaGetLastError ();
+  return launch_tiles<true> (rgba, rgba, width, height, radius, k, stream);
 }
 
 }  // namespace cs
