@@ -24,7 +24,16 @@ typedef struct {
   size_t size;
 } CsCpuWorkspace;
 
+/* Grows ws to at least `bytes` (its own pages, returned to the system when cleared, so that
+ * starting and stopping does not fragment the heap); 0, or −1 when memory runs out. */
+int cs_cpu_workspace_reserve (CsCpuWorkspace *ws, size_t bytes);
 void cs_cpu_workspace_clear (CsCpuWorkspace *ws);
+
+/* The workspace each filter takes for a width x height frame on n_threads: what its call
+ * grows ws to, so that reserving this much first means frames allocate nothing. */
+size_t cs_cpu_edgeaware_workspace_bytes (const CsEdgeAwareParams *p, int width, int height, int n_threads);
+size_t cs_cpu_bilateral_workspace_bytes (const CsBilateralParams *p, int width, int height, int n_threads);
+size_t cs_cpu_recursive_workspace_bytes (const CsRecursiveParams *p, int width, int height, int n_threads);
 
 int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *p,
     int n_threads, CsCpuWorkspace *ws);

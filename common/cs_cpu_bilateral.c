@@ -39,8 +39,8 @@ static void pad_rows (void *arg, int begin, int end, int worker)
   for (int py = begin; py < end; py++) {
     const int y = clampi (py - j->r, 0, s->height - 1);
     uint8_t *o = j->pad + (size_t) py * j->pw * 4;
-    for (int px = 0; px < j->pw; px++) {
-      const uint8_t *i = cs_image_pixel (s, clampi (px - j->r, 0, s->width - 1), y) + co;
+    for (size_t px = 0; px < (size_t) j->pw; px++) {
+      const uint8_t *i = cs_image_pixel (s, clampi ((int) px - j->r, 0, s->width - 1), y) + co;
       o[4 * px + 0] = i[0];
       o[4 * px + 1] = i[1];
       o[4 * px + 2] = i[2];
@@ -162,12 +162,32 @@ static void copy_rows (void *arg, int begin, int end, int worker)
   cs_image_copy (&src, &dst);
 }
 
+/* padded frame, range table, spatial table, separable row-pass output */
+static void workspace_sizes (const CsBilateralParams *p, int w, int h, size_t sizes[4])
+{
+  const int r = cs_bilateral_effective_radius (p), n = 2 * r + 1;
+  const size_t pw = (size_t) w + 2 * r, ph = (size_t) h + 2 * r;
+  sizes[0] = pw * ph * 4;
+  sizes[1] = (MAX_D + 1) * sizeof (float);
+  sizes[2] = (size_t) n * n * sizeof (float);
+  sizes[3] = p->mode == CS_BILATERAL_SEPARABLE ? (size_t) w * h * 3 * sizeof (float) : 0;
+}
+
+size_t cs_cpu_bilateral_workspace_bytes (const CsBilateralParams *p, int width, int height, int n_threads)
+{
+  size_t sizes[4];
+  (void) n_threads;
+  if (cs_bilateral_is_identity (p))
+    return 0;
+  workspace_sizes (p, width, height, sizes);
+  return cs_workspace_total (4, sizes);
+}
+
 int cs_cpu_bilateral (const CsImage *src, CsImage *dst, const CsBilateralParams *p,
     int n_threads, CsCpuWorkspace *ws)
 {
   const int w = src->width, h = src->height;
-  if (n_threads < 1)
-    n_threads = 1;
+  n_threads = cs_cpu_threads (n_threads);
   if (cs_bilateral_is_identity (p)) {
     Job j = { .src = src, .dst = dst };
     if (src != dst)
@@ -177,10 +197,8 @@ int cs_cpu_bilateral (const CsImage *src, CsImage *dst, const CsBilateralParams 
   const int r = cs_bilateral_effective_radius (p), n = 2 * r + 1;
   const int separable = p->mode == CS_BILATERAL_SEPARABLE;
   const int pw = w + 2 * r, ph = h + 2 * r;
-  const size_t sizes[4] = {
-    (size_t) pw * ph * 4, (MAX_D + 1) * sizeof (float), (size_t) n * n * sizeof (float),
-    separable ? (size_t) w * h * 3 * sizeof (float) : 0,
-  };
+  size_t sizes[4];
+  workspace_sizes (p, w, h, sizes);
   void *a[4];
   if (cs_workspace_carve (ws, 4, sizes, a) != 0)
     return -1;

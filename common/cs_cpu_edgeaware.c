@@ -213,21 +213,35 @@ static void pack_rows (void *arg, int begin, int end, int worker)
   cs_cpu_pack_rows (job->rgb, job->src, job->dst, begin, end);
 }
 
+/* the frame as floats and its transpose, the spacings' D along rows and columns, the
+ * per-D table, the workers' lines */
+static void workspace_sizes (int w, int h, int n_threads, size_t sizes[6])
+{
+  const size_t npix = (size_t) w * h, n_max = w > h ? w : h;
+  const size_t max_entries = 3 * 255 * 255 + 1;
+  sizes[0] = npix * 3 * sizeof (float);
+  sizes[1] = npix * 3 * sizeof (float);
+  sizes[2] = npix * sizeof (uint32_t);
+  sizes[3] = npix * sizeof (uint32_t);
+  sizes[4] = max_entries * sizeof (SpacingTerms);
+  sizes[5] = (size_t) n_threads * n_max * 3 * sizeof (float);
+}
+
+size_t cs_cpu_edgeaware_workspace_bytes (const CsEdgeAwareParams *p, int width, int height, int n_threads)
+{
+  size_t sizes[6];
+  (void) p;
+  workspace_sizes (width, height, cs_cpu_threads (n_threads), sizes);
+  return cs_workspace_total (6, sizes);
+}
+
 int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *p,
     int n_threads, CsCpuWorkspace *ws)
 {
   const int w = src->width, h = src->height, n_max = w > h ? w : h;
-  const size_t npix = (size_t) w * h;
-  if (n_threads < 1)
-    n_threads = 1;
-  if (n_threads > 64)
-    n_threads = 64;
-  const size_t max_entries = 3 * 255 * 255 + 1;
-  const size_t sizes[6] = {
-    npix * 3 * sizeof (float), npix * 3 * sizeof (float), npix * sizeof (uint32_t),
-    npix * sizeof (uint32_t), max_entries * sizeof (SpacingTerms),
-    (size_t) n_threads * n_max * 3 * sizeof (float),
-  };
+  n_threads = cs_cpu_threads (n_threads);
+  size_t sizes[6];
+  workspace_sizes (w, h, n_threads, sizes);
   void *a[6];
   if (cs_workspace_carve (ws, 6, sizes, a) != 0)
     return -1;
@@ -243,7 +257,7 @@ int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams 
     max_d = prep.max_d[t] > max_d ? prep.max_d[t] : max_d;
 
   const double ratio = p->sigma / p->sigma_r;
-  for (int it = 1; it <= p->iterations && p->sigma > 0.0; it++) {
+  for (int it = 1; it <= p->iterations && !cs_edgeaware_is_identity (p); it++) {
     const double sigma_i = cs_edgeaware_iteration_sigma (p, it);
     LutJob lj = { .lut = lut, .ratio2 = ratio * ratio };
     cs_deriche_coeffs (sigma_i, &lj.coeffs);

@@ -100,13 +100,14 @@ static void yvv_backward (const PassJob *job, const float *f, int n, int st, int
     const double *w, float *out)
 {
   const Coeffs *k = &job->k;
+  const int s = st - job->warmup > 0 ? st - job->warmup : 0;
   const int e = en - 1 + job->warmup < n - 1 ? en - 1 + job->warmup : n - 1;
   double y1[3], y2[3], y3[3];
   for (int c = 0; c < 3; c++) {
     const double u = f[3 * e + c];
     double dev[3], y[3];
-    for (int j = 0; j < 3; j++)
-      dev[j] = (e - j >= 0 ? w[3 * (e - j) + c] : u) - u;
+    for (int j = 0; j < 3; j++)   /* before st: the partition's own forward state, f[s] */
+      dev[j] = (e - j >= st ? w[3 * (e - j) + c] : f[3 * s + c]) - u;
     for (int r = 0; r < 3; r++)
       y[r] = u + k->M[r][0] * dev[0] + k->M[r][1] * dev[1] + k->M[r][2] * dev[2];
     y1[c] = y[0];
@@ -197,20 +198,38 @@ static void pack (void *arg, int begin, int end, int worker)
   cs_cpu_pack_rows (j->rgb, j->src, j->dst, begin, end);
 }
 
+/* values per worker line: a float and a double line of n_max·3 */
+static size_t line_stride_of (int w, int h)
+{
+  const int n_max = w > h ? w : h;
+  return ((size_t) n_max * 3 + 1) & ~(size_t) 1;  /* keeps doubles aligned */
+}
+
+/* the frame as floats, its transpose, the workers' lines */
+static void workspace_sizes (int w, int h, int n_threads, size_t sizes[3])
+{
+  const size_t npix = (size_t) w * h;
+  sizes[0] = npix * 3 * sizeof (float);
+  sizes[1] = npix * 3 * sizeof (float);
+  sizes[2] = (size_t) n_threads * line_stride_of (w, h) * (sizeof (float) + sizeof (double));
+}
+
+size_t cs_cpu_recursive_workspace_bytes (const CsRecursiveParams *p, int width, int height, int n_threads)
+{
+  size_t sizes[3];
+  (void) p;
+  workspace_sizes (width, height, cs_cpu_threads (n_threads), sizes);
+  return cs_workspace_total (3, sizes);
+}
+
 int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams *p,
     int n_threads, CsCpuWorkspace *ws)
 {
-  const int w = src->width, h = src->height, n_max = w > h ? w : h;
-  const size_t npix = (size_t) w * h;
-  const size_t line_stride = ((size_t) n_max * 3 + 1) & ~(size_t) 1;  /* keeps doubles aligned */
-  if (n_threads < 1)
-    n_threads = 1;
-  if (n_threads > 64)
-    n_threads = 64;
-  const size_t sizes[3] = {
-    npix * 3 * sizeof (float), npix * 3 * sizeof (float),
-    (size_t) n_threads * line_stride * (sizeof (float) + sizeof (double)),
-  };
+  const int w = src->width, h = src->height;
+  const size_t line_stride = line_stride_of (w, h);
+  n_threads = cs_cpu_threads (n_threads);
+  size_t sizes[3];
+  workspace_sizes (w, h, n_threads, sizes);
   void *a[3];
   if (cs_workspace_carve (ws, 3, sizes, a) != 0)
     return -1;
@@ -218,7 +237,7 @@ int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams 
   RowsJob rj = { src, dst, rgb };
   cs_parallel_for (h, n_threads, unpack, &rj);
 
-  if (p->sigma > 0.0) {
+  if (!cs_recursive_is_identity (p)) {
     PassJob job = {
       .segments = p->blocks_per_stripe > 0 && !cs_recursive_carries (p) ? p->blocks_per_stripe : 1,
       .warmup = (int) ceil (p->kappa * p->sigma),

@@ -13,6 +13,15 @@
  * (64-byte aligned each), growing it when needed. Returns −1 when memory runs out. */
 int cs_workspace_carve (CsCpuWorkspace *ws, int count, const size_t *sizes, void **arrays);
 
+/* The workspace bytes cs_workspace_carve takes for these sizes. */
+size_t cs_workspace_total (int count, const size_t *sizes);
+
+/* The threads a CPU filter runs on for a request of n_threads: 1..64. */
+static inline int cs_cpu_threads (int n_threads)
+{
+  return n_threads < 1 ? 1 : (n_threads > 64 ? 64 : n_threads);
+}
+
 /* Unpacks the colour channels of rows [begin, end) into interleaved floats. */
 void cs_cpu_unpack_rows (const CsImage *src, float *rgb, int begin, int end);
 

@@ -92,17 +92,17 @@ const char *cs_recursive_params_check (const CsRecursiveParams *p)
 
 bool cs_edgeaware_is_identity (const CsEdgeAwareParams *p)
 {
-  return p->sigma == 0.0;
+  return p->sigma < CS_SIGMA_IDENTITY_BELOW;
 }
 
 bool cs_bilateral_is_identity (const CsBilateralParams *p)
 {
-  return p->sigma == 0.0;
+  return p->sigma < CS_SIGMA_IDENTITY_BELOW;
 }
 
 bool cs_recursive_is_identity (const CsRecursiveParams *p)
 {
-  return p->sigma == 0.0;
+  return p->algorithm == CS_RECURSIVE_YOUNG_VAN_VLIET ? p->sigma == 0.0 : p->sigma < CS_SIGMA_IDENTITY_BELOW;
 }
 
 bool cs_recursive_carries (const CsRecursiveParams *p)

@@ -111,6 +111,13 @@ const char *cs_edgeaware_params_check (const CsEdgeAwareParams *p);
 const char *cs_bilateral_params_check (const CsBilateralParams *p);
 const char *cs_recursive_params_check (const CsRecursiveParams *p);
 
+/* Below this σ the filters change no 8-bit frame: every weight off a pixel's own is under
+ * 3.3e−8 (bilateral: e^−50), so an output differs from its integer input by under 1e−4 (a
+ * 0/255 checkerboard at σ = 0.1: 1.6e−5) and rounds back to it (docs/algorithms.md, "Tiny σ"). They pass such frames through, which also
+ * keeps 2σ² from underflowing (σ = 1e−300 made the bilateral's centre weight 0/0). Young–van
+ * Vliet is the exception: its coefficients stop changing at σ = 0.5 (cs_coeffs.h). */
+#define CS_SIGMA_IDENTITY_BELOW 0.1
+
 /* True when the filter leaves every frame unchanged (the elements pass through). */
 bool cs_edgeaware_is_identity (const CsEdgeAwareParams *p);
 bool cs_bilateral_is_identity (const CsBilateralParams *p);

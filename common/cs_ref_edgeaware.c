@@ -161,7 +161,7 @@ int cs_ref_edgeaware_rgb (const CsImage *src, const CsEdgeAwareParams *p, int se
       dt_v[(size_t) y * w + x] = y == 0 ? 1.0 : spacing (px, px - 3 * (size_t) w, ratio2);
     }
 
-  for (int it = 1; it <= p->iterations && p->sigma > 0.0; it++) {
+  for (int it = 1; it <= p->iterations && !cs_edgeaware_is_identity (p); it++) {
     const double sigma_i = cs_edgeaware_iteration_sigma (p, it);
     const double warmup = p->kappa * sigma_i;
     Pole poles[2];

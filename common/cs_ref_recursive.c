@@ -79,7 +79,11 @@ static void deriche_line (const double *f, int n, double *out, void *vctx)
 /* Young–van Vliet cascade. The forward and the backward pass are each partitioned: the
  * forward pass fills w over the whole line (every partition warming up from s), then the
  * backward pass runs on w, every partition starting at e from Triggs–Sdika with the input
- * taken as f[e] after e (exact at e = n−1). */
+ * taken as f[e] after e (exact at e = n−1). Where the three forward outputs it starts from
+ * reach back before st (partitions shorter than 3 − warm-up), it takes the value its own
+ * forward pass had there, the steady state f[s], not a neighbour's: a neighbour's forward
+ * pass started elsewhere, and mixing the two shifted the mean of a frame by up to 20 levels
+ * with 1-sample partitions at κ = 0 (docs/algorithms.md). */
 static void yvv_line (const double *f, int n, double *out, void *vctx)
 {
   const Ctx *ctx = vctx;
@@ -109,11 +113,12 @@ static void yvv_line (const double *f, int n, double *out, void *vctx)
       cs_segment_bounds (n, segments, j, &st, &en);
       if (en <= st)
         continue;
+      const int s = st - ctx->warmup > 0 ? st - ctx->warmup : 0;
       const int e = en - 1 + ctx->warmup < n - 1 ? en - 1 + ctx->warmup : n - 1;
       const double u = f[3 * e + c];
       double dev[3], y[3];
-      for (int k = 0; k < 3; k++)
-        dev[k] = (e - k >= 0 ? w[e - k] : u) - u;
+      for (int k = 0; k < 3; k++)   /* before st: this partition's own forward state, f[s] */
+        dev[k] = (e - k >= st ? w[e - k] : f[3 * s + c]) - u;
       for (int r = 0; r < 3; r++)   /* y at e, e+1, e+2 */
         y[r] = u + q->M[r][0] * dev[0] + q->M[r][1] * dev[1] + q->M[r][2] * dev[2];
       double y1 = y[0], y2 = y[1], y3 = y[2];
@@ -138,7 +143,7 @@ int cs_ref_recursive_rgb (const CsImage *src, const CsRecursiveParams *p, double
   int ret;
 
   cs_image_to_double (src, rgb_out);
-  if (p->sigma <= 0.0)
+  if (cs_recursive_is_identity (p))
     return 0;
   ctx.warmup = (int) ceil (p->kappa * p->sigma);
   cs_deriche_coeffs (p->sigma, &ctx.deriche);

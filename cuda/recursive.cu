@@ -74,7 +74,8 @@ __global__ void yvv_forward (Lines in, Lines w_plane, Geometry geo, YvvK k)
   }
 }
 
-/* Young–van Vliet backward pass on W, from Triggs–Sdika at e with u = f[e]. */
+/* Young–van Vliet backward pass on W, from Triggs–Sdika at e with u = f[e]; the three forward
+ * outputs it starts from are this partition's own (f[s] before st). */
 template <class S, class D>
 __global__ void yvv_backward (Lines in, Lines w_plane, Lines out, Geometry geo, YvvK k)
 {
@@ -83,9 +84,11 @@ __global__ void yvv_backward (Lines in, Lines w_plane, Lines out, Geometry geo, 
     return;
   const float4 fe = load_px (S (), in, in.at (line, e));
   const float u[3] = { fe.x, fe.y, fe.z };
+  /* before st, the partition's own forward state f[s] (common/cs_ref_recursive.c) */
+  const float4 fs = load_px (S (), in, in.at (line, s));
   float4 wk[3];
   for (int j = 0; j < 3; j++)
-    wk[j] = e - j >= 0 ? *reinterpret_cast<const float4 *> (w_plane.at (line, e - j)) : fe;
+    wk[j] = e - j >= st ? *reinterpret_cast<const float4 *> (w_plane.at (line, e - j)) : fs;
   double y1[3], y2[3], y3[3];
 #pragma unroll
   for (int c = 0; c < 3; c++) {

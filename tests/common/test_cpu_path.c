@@ -157,6 +157,79 @@ START_TEST (test_in_place)
 }
 END_TEST
 
+
+/* σ down to the smallest positive double and partitions of one sample at κ = 0: the CPU
+ * path agrees with the reference (which the references suite holds to the identity and to
+ * the input's mean) in every mode. */
+START_TEST (test_tiny_sigma_and_short_partitions)
+{
+  const Input in = { 64, 33, 8, 0, 1 };
+  const double tiny[] = { 4.9406564584124654e-324, 1e-300, 0.05 };
+  for (int k = 0; k < 3; k++) {
+    CsTestJob j = { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () };
+    j.bl.sigma = tiny[k];
+    for (int mode = 0; mode < 4; mode++) {
+      j.bl.mode = mode & 1 ? CS_BILATERAL_SEPARABLE : CS_BILATERAL_EXACT;
+      j.bl.range_kernel = mode & 2 ? CS_RANGE_KERNEL_LORENTZIAN : CS_RANGE_KERNEL_GAUSSIAN;
+      check (&j, &in, "bilateral tiny sigma");
+    }
+    CsTestJob e = { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () };
+    e.ea.sigma = tiny[k];
+    check (&e, &in, "edgeaware tiny sigma");
+    CsTestJob r = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
+    r.rc.sigma = tiny[k];
+    check (&r, &in, "recursive tiny sigma");
+  }
+  for (int a = 0; a < 2; a++)
+    for (int b = 0; b < 4; b++) {
+      CsTestJob r = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
+      const int blocks[] = { 64, 32, 21, 1 };   /* rows of 1, 2, 3 samples, whole */
+      r.rc.algorithm = a ? CS_RECURSIVE_YOUNG_VAN_VLIET : CS_RECURSIVE_DERICHE;
+      r.rc.partition_start = CS_PARTITION_WARM_UP;
+      r.rc.kappa = 0;
+      r.rc.sigma = 6;
+      r.rc.blocks_per_stripe = blocks[b];
+      check (&r, &in, "recursive kappa 0");
+    }
+}
+END_TEST
+
+/* What *_workspace_bytes says is what a call grows a fresh workspace to, for every filter
+ * and mode, so that reserving it when caps are set leaves frames nothing to allocate. */
+START_TEST (test_workspace_bytes)
+{
+  const Input in = { 97, 41, 4, 3, 1 };
+  for (int f = 0; f < 5; f++) {
+    CsTestJob j = { .filter = (CsTestFilter) (f < 3 ? f : CS_TEST_BILATERAL), .ea = cs_edgeaware_params_default (),
+      .bl = cs_bilateral_params_default (), .rc = cs_recursive_params_default () };
+    if (f == 3)
+      j.bl.mode = CS_BILATERAL_SEPARABLE;
+    if (f == 4)
+      j.bl.radius = 40;
+    CsImage src = make_input (&in), out = make_input (&in);
+    for (int threads = 1; threads <= 3; threads += 2) {
+      CsCpuWorkspace ws = { 0 };
+      size_t expected;
+      switch (j.filter) {
+        case CS_TEST_EDGEAWARE: expected = cs_cpu_edgeaware_workspace_bytes (&j.ea, src.width, src.height, threads); break;
+        case CS_TEST_BILATERAL: expected = cs_cpu_bilateral_workspace_bytes (&j.bl, src.width, src.height, threads); break;
+        default: expected = cs_cpu_recursive_workspace_bytes (&j.rc, src.width, src.height, threads);
+      }
+      ck_assert_int_eq (run_cpu (&j, &src, &out, threads, &ws), 0);
+      ck_assert_msg (ws.size == expected, "filter %d, %d threads: the call took %zu bytes, %zu announced", f,
+          threads, ws.size, expected);
+      /* reserved first, the call allocates nothing more */
+      void *mem = ws.mem;
+      ck_assert_int_eq (run_cpu (&j, &src, &out, threads, &ws), 0);
+      ck_assert (ws.mem == mem);
+      cs_cpu_workspace_clear (&ws);
+    }
+    cs_test_image_free (&src);
+    cs_test_image_free (&out);
+  }
+}
+END_TEST
+
 int main (void)
 {
   Suite *s = suite_create ("cpu-path");
@@ -168,6 +241,8 @@ int main (void)
   tcase_add_loop_test (tc, test_bilateral_large_radius, 0, 2);
   tcase_add_loop_test (tc, test_recursive, 0, 16 + 2 * N_INPUTS);
   tcase_add_test (tc, test_in_place);
+  tcase_add_test (tc, test_tiny_sigma_and_short_partitions);
+  tcase_add_test (tc, test_workspace_bytes);
   suite_add_tcase (s, tc);
   return cs_test_run_suite (s);
 }

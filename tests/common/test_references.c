@@ -315,6 +315,102 @@ START_TEST (test_bilateral_properties)
 }
 END_TEST
 
+
+/* The mean of a frame stays where it was under partitioned lines at κ = 0, down to
+ * partitions of one sample: Young–van Vliet's backward start took its three forward outputs
+ * from a neighbour's forward pass, whose start was elsewhere, and brightened a scene by up to
+ * 20 levels; a constant frame stays constant. Both algorithms, rows of 1, 2, 3 and 7 samples
+ * and whole lines. */
+static double mean_level (const CsImage *img)
+{
+  double sum = 0.0;
+  const int co = cs_colour_offset (img->alpha_offset);
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < img->width; x++)
+      for (int c = 0; c < 3; c++)
+        sum += cs_image_pixel (img, x, y)[co + c];
+  return sum / (3.0 * img->width * img->height);
+}
+
+START_TEST (test_recursive_no_dc_shift_at_kappa_0)
+{
+  const int w = 210, h = 84;
+  CsImage scene = cs_test_image_new (w, h, 0, 3, 0), flat = cs_test_image_new (w, h, 0, 0, 0);
+  CsImage out = cs_test_image_new (w, h, 0, 3, 0), out_flat = cs_test_image_new (w, h, 0, 0, 0);
+  cs_test_fill_scene (&scene, 21);
+  cs_test_fill_constant (&flat, 17, 130, 251);
+  const double in_mean = mean_level (&scene);
+  const int lengths[] = { 1, 2, 3, 7, 0 };   /* 0: the whole line */
+  const double sigmas[] = { 2, 5, 20 };
+  for (int a = 0; a < 2; a++)
+    for (int l = 0; l < 5; l++)
+      for (int k = 0; k < 3; k++) {
+        CsRecursiveParams p = cs_recursive_params_default ();
+        p.algorithm = a ? CS_RECURSIVE_YOUNG_VAN_VLIET : CS_RECURSIVE_DERICHE;
+        p.partition_start = CS_PARTITION_WARM_UP;
+        p.kappa = 0;
+        p.sigma = sigmas[k];
+        p.blocks_per_stripe = lengths[l] ? w / lengths[l] : 1;   /* columns: a little longer */
+        ck_assert_int_eq (cs_ref_recursive (&scene, &out, &p), 0);
+        const double shift = mean_level (&out) - in_mean;
+        ck_assert_msg (fabs (shift) < 1.0, "algorithm %d, %d blocks, sigma %g: mean moved by %.2f levels",
+            p.algorithm, p.blocks_per_stripe, p.sigma, shift);
+        ck_assert_int_eq (cs_ref_recursive (&flat, &out_flat, &p), 0);
+        ck_assert_msg (cs_compare_images (&flat, &out_flat).differing == 0,
+            "algorithm %d, %d blocks: a constant frame changed", p.algorithm, p.blocks_per_stripe);
+      }
+  cs_test_image_free (&scene);
+  cs_test_image_free (&flat);
+  cs_test_image_free (&out);
+  cs_test_image_free (&out_flat);
+}
+END_TEST
+
+/* σ down to the smallest positive double, every filter and mode: no NaN, no black frame
+ * (2σ² underflowed and the bilateral's centre weight became 0/0). Below
+ * CS_SIGMA_IDENTITY_BELOW the filters are the identity (cs_params.h), and just above it they
+ * are still within rounding of it, which is what makes the threshold safe. */
+START_TEST (test_tiny_sigma_is_identity)
+{
+  CsImage src = cs_test_image_new (37, 23, 0, 3, 0), out = cs_test_image_new (37, 23, 0, 3, 0);
+  cs_test_fill_binary (&src, CS_TEST_CHECKERBOARD);
+  const double sigmas[] = { 4.9406564584124654e-324, 1e-300, 1e-150, 1e-20, 0.002, 0.0999,
+    CS_SIGMA_IDENTITY_BELOW };
+  for (int i = 0; i < 7; i++) {
+    const double s = sigmas[i];
+    for (int mode = 0; mode < 4; mode++) {
+      CsBilateralParams b = cs_bilateral_params_default ();
+      b.sigma = s;
+      b.mode = mode & 1 ? CS_BILATERAL_SEPARABLE : CS_BILATERAL_EXACT;
+      b.range_kernel = mode & 2 ? CS_RANGE_KERNEL_LORENTZIAN : CS_RANGE_KERNEL_GAUSSIAN;
+      b.radius = 3;
+      ck_assert_int_eq (cs_ref_bilateral (&src, &out, &b), 0);
+      ck_assert_msg (cs_compare_images (&src, &out).differing == 0, "bilateral mode %d sigma %g", mode, s);
+    }
+    CsEdgeAwareParams e = cs_edgeaware_params_default ();
+    e.sigma = s;
+    e.sigma_r = 1e6;
+    e.blocks_per_stripe = 4;
+    ck_assert_int_eq (cs_ref_edgeaware (&src, &out, &e), 0);
+    ck_assert_msg (cs_compare_images (&src, &out).differing == 0, "edgeawaregauss sigma %g", s);
+    CsRecursiveParams r = cs_recursive_params_default ();
+    r.sigma = s;
+    r.blocks_per_stripe = 3;
+    ck_assert_int_eq (cs_ref_recursive (&src, &out, &r), 0);
+    ck_assert_msg (cs_compare_images (&src, &out).differing == 0, "recursivegauss sigma %g", s);
+    /* Young–van Vliet holds q(0.5) below σ = 0.5: a blur at every σ > 0, never a NaN */
+    r.algorithm = CS_RECURSIVE_YOUNG_VAN_VLIET;
+    double *rgb = malloc (sizeof (double) * 37 * 23 * 3);
+    ck_assert_int_eq (cs_ref_recursive_rgb (&src, &r, rgb), 0);
+    for (int k = 0; k < 37 * 23 * 3; k++)
+      ck_assert_msg (isfinite (rgb[k]) && rgb[k] > 0.0 && rgb[k] < 255.0, "young-van-vliet sigma %g: %g", s, rgb[k]);
+    free (rgb);
+  }
+  cs_test_image_free (&src);
+  cs_test_image_free (&out);
+}
+END_TEST
+
 int main (void)
 {
   Suite *s = suite_create ("references");
@@ -329,6 +425,8 @@ int main (void)
   tcase_add_test (tc, test_recursive_partitions);
   tcase_add_test (tc, test_recursive_partition_start);
   tcase_add_test (tc, test_bilateral_properties);
+  tcase_add_test (tc, test_recursive_no_dc_shift_at_kappa_0);
+  tcase_add_test (tc, test_tiny_sigma_is_identity);
   suite_add_tcase (s, tc);
   return cs_test_run_suite (s);
 }
