@@ -10,17 +10,20 @@
  * Gaussian weight costs one add, three FMAs and one ex2 (see bilateral_tiled). Radius is a
  * template parameter, so the loop over a window row unrolls.
  * Exact, Gaussian, r <= 7, σr <= 64: bilateral_half.cu instead (packed half, two outputs per
- * instruction); cs_cuda_bilateral_float keeps this file's kernel for them.
+ * instruction); tests and benchmarks can plan this file's kernel for them too.
  * Exact, r > 8: one thread per output, neighbours through the read-only cache.
  * Separable: a row pass into a float4 plane and a column pass whose range distances come
  * from that plane (compute-shader chapter).
  */
 #include "cs_bilateral_half.cuh"
-#include "cs_cuda.h"
 #include "cs_cuda_px.cuh"
 #include "cs_mufu.cuh"
+#include "cs_plan.cuh"
+#include "cs_policy.cuh"
 
 #include <math.h>
+
+#include <new>
 
 namespace cs {
 
@@ -203,52 +206,39 @@ static size_t tmp_pitch (int width)
   return ((size_t) width * 16 + 255) / 256 * 256;
 }
 
-}  // namespace cs
-
-using namespace cs;
-
-extern "C" size_t cs_cuda_bilateral_scratch_bytes (int width, int height, const CsBilateralParams *p)
+static bool uses_half (const CsBilateralParams &p)
 {
-  return p->mode == CS_BILATERAL_SEPARABLE ? tmp_pitch (width) * height : 0;
+  return p.mode == CS_BILATERAL_EXACT && p.range_kernel == CS_RANGE_KERNEL_GAUSSIAN &&
+         bilateral_gauss_half_covers (cs_bilateral_effective_radius (&p), p.sigma_r);
 }
 
-extern "C" int cs_cuda_bilateral_uses_half (const CsBilateralParams *p)
-{
-  return p->mode == CS_BILATERAL_EXACT && p->range_kernel == CS_RANGE_KERNEL_GAUSSIAN &&
-         bilateral_gauss_half_covers (cs_bilateral_effective_radius (p), p->sigma_r);
-}
+namespace {
 
-static cudaError_t bilateral (const CsCudaImage *src, const CsCudaImage *dst, const CsBilateralParams *p,
-    const CsCudaDevice *dev, void *scratch, size_t scratch_bytes, bool half_allowed, cudaStream_t stream)
-{
-  const int w = src->width, h = src->height;
-  if (w != dst->width || h != dst->height || w <= 0 || h <= 0 || cs_bilateral_params_check (p))
-    return cudaErrorInvalidValue;
-  if (cs_bilateral_is_identity (p))
-    return cs_cuda_copy (src, dst, stream);
-  if (scratch_bytes < cs_cuda_bilateral_scratch_bytes (w, h, p))
-    return cudaErrorInvalidValue;
-
-  const double log2e = 1.4426950408889634;
+struct BilateralPlan : CsCudaPlan {
   BilateralK k;
-  k.lorentzian = p->range_kernel == CS_RANGE_KERNEL_LORENTZIAN;
-  k.c_r = (float) (k.lorentzian ? 1.0 / (2.0 * p->sigma_r * p->sigma_r)
-                                : -log2e / (2.0 * p->sigma_r * p->sigma_r));
-  k.c_s = (float) (-log2e / (2.0 * p->sigma * p->sigma));
-  k.radius = cs_bilateral_effective_radius (p);
-  const Lines in = make_lines (src->data, src->pitch, 4, true, src->alpha_offset == 0);
-  const Lines out = make_lines (dst->data, dst->pitch, 4, true, dst->alpha_offset == 0);
+  HalfGaussK half;   /* the packed-half paths */
+  bool tall;         /* radius 1's strips */
 
-  if (p->mode == CS_BILATERAL_SEPARABLE) {
-    const dim3 block (32, 8), grid (div_up (w, 32), div_up (h, 8));
-    bilateral_rows<<<grid, block, 0, stream>>> (in, (char *) scratch, tmp_pitch (w), w, h, k);
-    bilateral_columns<<<grid, block, 0, stream>>> ((const char *) scratch, tmp_pitch (w), out, w, h, k);
-    return cudaGetLastError ();
-  }
-  if (half_allowed && cs_cuda_bilateral_uses_half (p))
-    return bilateral_gauss_half (in, out, w, h, k.radius, p->sigma, p->sigma_r, dev ? dev->sm_count : 0, stream);
-  const dim3 block (kTileW, kBlockH), grid (div_up (w, kTileW), div_up (h, kTileH));
-  switch (k.radius) {
+  cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, cudaStream_t stream) const override
+  {
+    if (!frames_fit (*this, src, dst))
+      return cudaErrorInvalidValue;
+    const int w = width, h = height;
+    const Lines in = make_lines (src.data, src.pitch, 4, true, src.alpha_offset == 0);
+    const Lines out = make_lines (dst.data, dst.pitch, 4, true, dst.alpha_offset == 0);
+    switch (path) {
+      case CS_CUDA_PATH_BILATERAL_SEPARABLE: {
+        const dim3 block (32, 8), grid (div_up (w, 32), div_up (h, 8));
+        bilateral_rows<<<grid, block, 0, stream>>> (in, (char *) scratch, tmp_pitch (w), w, h, k);
+        bilateral_columns<<<grid, block, 0, stream>>> ((const char *) scratch, tmp_pitch (w), out, w, h, k);
+        break;
+      }
+      case CS_CUDA_PATH_BILATERAL_HALF_STRIPS:
+      case CS_CUDA_PATH_BILATERAL_HALF_TILES:
+        return launch_gauss_half (in, out, w, h, k.radius, half, tall, stream);
+      case CS_CUDA_PATH_BILATERAL_FLOAT_TILES: {
+        const dim3 block (kTileW, kBlockH), grid (div_up (w, kTileW), div_up (h, kTileH));
+        switch (k.radius) {
 #define CASE(R) \
   case R: \
     if (k.lorentzian) \
@@ -256,37 +246,53 @@ static cudaError_t bilateral (const CsCudaImage *src, const CsCudaImage *dst, co
     else \
       bilateral_tiled<R, false><<<grid, block, 0, stream>>> (in, out, w, h, k); \
     break;
-    CASE (1) CASE (2) CASE (3) CASE (4) CASE (5) CASE (6) CASE (7) CASE (8)
+          CASE (1) CASE (2) CASE (3) CASE (4) CASE (5) CASE (6) CASE (7) CASE (8)
 #undef CASE
-    default: {
-      const dim3 b (32, 8), g (div_up (w, 32), div_up (h, 8));
-      bilateral_direct<<<g, b, 0, stream>>> (in, out, w, h, k);
+        }
+        break;
+      }
+      default: {
+        const dim3 b (32, 8), g (div_up (w, 32), div_up (h, 8));
+        bilateral_direct<<<g, b, 0, stream>>> (in, out, w, h, k);
+      }
     }
+    return cudaGetLastError ();
   }
-  return cudaGetLastError ();
-}
+};
 
-extern "C" cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream)
-{
-  return bilateral (src, dst, p, dev, scratch, scratch_bytes, true, stream);
-}
+}  // namespace
 
-extern "C" cudaError_t cs_cuda_bilateral_on_chip_floor (const CsCudaImage *dst, const CsBilateralParams *p,
-    cudaStream_t stream)
+cudaError_t plan_bilateral (const CsBilateralParams &p, int w, int h, const CsCudaDevice &dev,
+    const PlanOverrides &o, CsCudaPlan **out)
 {
-  if (!cs_cuda_bilateral_uses_half (p) || cs_bilateral_effective_radius (p) < 2 || dst->width <= 0 ||
-      dst->height <= 0)
+  *out = nullptr;
+  if (w <= 0 || h <= 0 || cs_bilateral_params_check (&p))
     return cudaErrorInvalidValue;
-  const Lines out = make_lines (dst->data, dst->pitch, 4, true, false);
-  return bilateral_gauss_half_on_chip (out, dst->width, dst->height, cs_bilateral_effective_radius (p), p->sigma,
-      p->sigma_r, stream);
+  if (cs_bilateral_is_identity (&p))
+    return cs_cuda_copy_plan_new (w, h, out);
+  BilateralPlan *plan = new (std::nothrow) BilateralPlan ();
+  if (!plan)
+    return cudaErrorMemoryAllocation;
+  plan->width = w;
+  plan->height = h;
+  const double log2e = 1.4426950408889634;
+  BilateralK &k = plan->k;
+  k.lorentzian = p.range_kernel == CS_RANGE_KERNEL_LORENTZIAN;
+  k.c_r = (float) (k.lorentzian ? 1.0 / (2.0 * p.sigma_r * p.sigma_r) : -log2e / (2.0 * p.sigma_r * p.sigma_r));
+  k.c_s = (float) (-log2e / (2.0 * p.sigma * p.sigma));
+  k.radius = cs_bilateral_effective_radius (&p);
+  if (p.mode == CS_BILATERAL_SEPARABLE) {
+    plan->path = CS_CUDA_PATH_BILATERAL_SEPARABLE;
+    plan->scratch_bytes = tmp_pitch (w) * h;
+  } else if (!o.float_bilateral && uses_half (p)) {
+    plan->path = k.radius == 1 ? CS_CUDA_PATH_BILATERAL_HALF_STRIPS : CS_CUDA_PATH_BILATERAL_HALF_TILES;
+    plan->half = half_gauss_constants (p.sigma, p.sigma_r);
+    plan->tall = half_gauss_tall_strips (w, h, dev.sm_count, policy_for (dev).bilateral_tall_strip_fill);
+  } else {
+    plan->path = k.radius <= 8 ? CS_CUDA_PATH_BILATERAL_FLOAT_TILES : CS_CUDA_PATH_BILATERAL_DIRECT;
+  }
+  *out = plan;
+  return cudaSuccess;
 }
 
-extern "C" cudaError_t cs_cuda_bilateral_float (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream)
-{
-  return bilateral (src, dst, p, dev, scratch, scratch_bytes, false, stream);
-}
+}  // namespace cs

@@ -1,11 +1,13 @@
 /* gst-cudasmooth — the CUDA kernels behind one small C header.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Every launcher takes device pointers with their pitch, a const parameter struct from
- * common/cs_params.h, device scratch memory and a stream, enqueues its kernels on that
- * stream and returns the first CUDA error (launch or argument), without synchronising.
- * No globals, no printing, no exit(): the caller owns context, memory and streams, and
- * must have the CUDA context current on the calling thread.
+ * A filter runs from a plan, made once for its parameters, the frame size and the device's
+ * limits (when caps or properties change): the plan decides the path, the segment counts and
+ * the launch shapes, computes the coefficient tables, and says how much device scratch a frame
+ * needs. Running it per frame only enqueues its kernels on a stream, without synchronising.
+ * Like cuFFT's plans and GStreamer's GstCudaConverter. No globals, no printing, no exit(): the
+ * caller owns context, memory and streams, and must have the CUDA context current on the
+ * calling thread.
  */
 #ifndef CS_CUDA_H
 #define CS_CUDA_H
@@ -29,19 +31,25 @@ typedef struct {
   int alpha_offset;    /* 0 (ARGB, ABGR, xRGB, xBGR) or 3 (RGBA, BGRA, RGBx, BGRx) */
 } CsCudaImage;
 
-/* What the launchers need to know about the device, read once per context. */
+/* What the planners need to know about a device, queried once per context. Tests write
+ * other architectures' limits here to plan for GPUs they do not have. */
 typedef struct {
+  int cc_major, cc_minor;         /* compute capability */
   int sm_count;
   int max_threads_per_sm;
+  int max_shared_per_block;       /* bytes a block may opt in to (cudaDevAttrMaxSharedMemoryPerBlockOptin) */
+  int max_shared_per_sm;          /* bytes */
+  int regs_per_sm;
   size_t l2_bytes;
 } CsCudaDevice;
 
+/* The current device's limits. */
 cudaError_t cs_cuda_device_query (CsCudaDevice *dev);
 
-/* Device scratch bytes the filter needs for a width x height frame. */
-size_t cs_cuda_edgeaware_scratch_bytes (int width, int height);
-size_t cs_cuda_bilateral_scratch_bytes (int width, int height, const CsBilateralParams *p);
-size_t cs_cuda_recursive_scratch_bytes (int width, int height);
+/* cudaSuccess when this build holds kernels the current device can run; otherwise the
+ * error asking for one gave (cudaErrorNoKernelImageForDevice where the build has neither
+ * machine code for the device's architecture nor PTX the driver can compile for it). */
+cudaError_t cs_cuda_check_kernels (void);
 
 /* The two passes of the line filters: along rows (first), then along columns. */
 typedef enum {
@@ -49,74 +57,55 @@ typedef enum {
   CS_PASS_COLUMNS
 } CsPass;
 
-/* The segment count a pass of a width x height frame uses when blocks_per_stripe is 0
- * (automatic). */
-int cs_cuda_edgeaware_auto_blocks (const CsCudaDevice *dev, int width, int height, CsPass pass,
-    const CsEdgeAwareParams *p);
-int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width, int height, CsPass pass,
-    const CsRecursiveParams *p);
+/* The kernels a plan runs (docs/performance.md describes each). */
+typedef enum {
+  CS_CUDA_PATH_COPY,                  /* identity settings: a device copy */
+  CS_CUDA_PATH_EDGEAWARE_SPLIT,       /* split sweeps, rows then columns, per iteration */
+  CS_CUDA_PATH_BILATERAL_HALF_STRIPS, /* radius 1, packed half, strips without shared memory */
+  CS_CUDA_PATH_BILATERAL_HALF_TILES,  /* radius 2..7, packed half, shared tiles */
+  CS_CUDA_PATH_BILATERAL_FLOAT_TILES, /* radius <= 8, float, shared tiles */
+  CS_CUDA_PATH_BILATERAL_DIRECT,      /* radius > 8, one thread per output */
+  CS_CUDA_PATH_BILATERAL_SEPARABLE,   /* rows then columns through a float plane */
+  CS_CUDA_PATH_RECURSIVE_TILES,       /* one tensor-core kernel per tile */
+  CS_CUDA_PATH_RECURSIVE_LINES,       /* two tensor-core passes, warm-ups */
+  CS_CUDA_PATH_RECURSIVE_LINES_CARRIED, /* two tensor-core passes, carried starts */
+  CS_CUDA_PATH_RECURSIVE_SWEPT,       /* two swept passes, warm-ups */
+  CS_CUDA_PATH_RECURSIVE_SWEPT_CARRIED, /* two swept passes, carried starts */
+  CS_CUDA_PATH_RECURSIVE_YVV,         /* Young–van Vliet, forward and backward kernels per pass */
+} CsCudaPath;
 
-cudaError_t cs_cuda_edgeaware (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsEdgeAwareParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream);
+/* The path's name, as logs and benchmarks print it. */
+const char *cs_cuda_path_name (CsCudaPath path);
 
-cudaError_t cs_cuda_bilateral (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream);
+typedef struct CsCudaPlan CsCudaPlan;
 
-/* Whether cs_cuda_bilateral runs these parameters on the packed-half kernel (exact mode,
- * Gaussian range kernel, radius 1..7, σr from about 0.08 to 64). */
-int cs_cuda_bilateral_uses_half (const CsBilateralParams *p);
+/* Plans a filter for width x height frames on a device with dev's limits. Parameters are
+ * checked here, once (cudaErrorInvalidValue with a sentence from cs_*_params_check); a plan
+ * holds everything its frames need but device memory: the caller passes scratch of
+ * cs_cuda_plan_scratch_bytes() to every run. */
+cudaError_t cs_cuda_edgeaware_plan_new (const CsEdgeAwareParams *p, int width, int height,
+    const CsCudaDevice *dev, CsCudaPlan **plan);
+cudaError_t cs_cuda_bilateral_plan_new (const CsBilateralParams *p, int width, int height,
+    const CsCudaDevice *dev, CsCudaPlan **plan);
+cudaError_t cs_cuda_recursive_plan_new (const CsRecursiveParams *p, int width, int height,
+    const CsCudaDevice *dev, CsCudaPlan **plan);
+/* A plan that copies frames (identity settings where input and output differ). */
+cudaError_t cs_cuda_copy_plan_new (int width, int height, CsCudaPlan **plan);
 
-/* cs_cuda_bilateral without the packed-half kernel (exact Gaussian r <= 7 then runs the
- * float tile kernel, as it does for parameters outside fp16's range): for the tests, which
- * hold both to 1 LSB, and the benchmark's comparison. */
-cudaError_t cs_cuda_bilateral_float (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsBilateralParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream);
+void cs_cuda_plan_free (CsCudaPlan *plan);
 
-/* For the benchmark's floor: the packed-half tile kernel (radius 2..7 of
- * cs_cuda_bilateral_uses_half) for a dst-sized frame without its DRAM traffic — frame
- * words made from the pixel positions on chip instead of loaded, outputs computed and not
- * stored (dst is never written). What the taps, the tile in shared memory and the epilogue
- * cost by themselves. */
-cudaError_t cs_cuda_bilateral_on_chip_floor (const CsCudaImage *dst, const CsBilateralParams *p,
-    cudaStream_t stream);
+/* What the plan chose: its path, each pass's segments per line (0 where the path does not
+ * cut lines), the device scratch and the most shared memory a block of its kernels takes. */
+CsCudaPath cs_cuda_plan_path (const CsCudaPlan *plan);
+int cs_cuda_plan_segments (const CsCudaPlan *plan, CsPass pass);
+size_t cs_cuda_plan_scratch_bytes (const CsCudaPlan *plan);
+size_t cs_cuda_plan_shared_bytes (const CsCudaPlan *plan);
 
-cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream);
-
-/* Whether cs_cuda_recursive runs a width x height frame with these parameters in one
- * kernel per tile (Deriche with warm-ups, segments of at most 64 samples and warm-ups short
- * enough for the tile's shared memory) rather than in two passes. */
-int cs_cuda_recursive_uses_tiles (const CsRecursiveParams *p, const CsCudaDevice *dev, int width, int height);
-
-/* Whether it runs them as two tensor-core passes of at most 64-sample segments instead
- * (Deriche with warm-ups of 17–64 samples, or with carried starts and segments of 16–64
- * samples; scratch aligned to 16 bytes as cudaMalloc gives it; not taken where the tiles
- * are). */
-int cs_cuda_recursive_uses_lines (const CsRecursiveParams *p, const CsCudaDevice *dev, int width, int height);
-
-/* edgeawaregauss and recursivegauss with the segment counts of the row pass and of the
- * column pass given one by one (0: as blocks_per_stripe says, automatic when that is 0):
- * for benchmarks that measure each pass's response to its own count. */
-cudaError_t cs_cuda_edgeaware_segments (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsEdgeAwareParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream, int row_segments, int column_segments);
-cudaError_t cs_cuda_recursive_segments (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream, int row_segments, int column_segments);
-
-/* cs_cuda_recursive_segments without the one-kernel tiles (the two passes run whatever the
- * segments): for the tests, which hold both to 1 LSB, and the benchmark's comparison. */
-cudaError_t cs_cuda_recursive_two_pass (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream, int row_segments, int column_segments);
-
-/* Copies a frame device to device (colour and alpha), for identity settings when the
- * caps differ between input and output memory. */
-cudaError_t cs_cuda_copy (const CsCudaImage *src, const CsCudaImage *dst, cudaStream_t stream);
+/* Enqueues the plan's kernels for one frame: src and dst of the plan's size, in device
+ * memory (they may be the same only for copy plans), scratch of cs_cuda_plan_scratch_bytes()
+ * (16-byte aligned, as cudaMalloc gives it). Returns the first launch error. */
+cudaError_t cs_cuda_plan_run (const CsCudaPlan *plan, const CsCudaImage *src, const CsCudaImage *dst,
+    void *scratch, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

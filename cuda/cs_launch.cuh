@@ -34,30 +34,22 @@ static __device__ __forceinline__ void wait_for_previous_kernel ()
 #endif
 }
 
-/* Whether the current device overlaps launches (compute capability 9.0 or newer); a query of
- * the driver's cached attributes, well under a microsecond. */
-static inline bool launches_overlap ()
-{
-  int device = 0, major = 0;
-  return cudaGetDevice (&device) == cudaSuccess &&
-      cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9;
-}
-
-/* An ordinary launch on devices without programmatic dependent launch. */
+/* overlap: whether the device has programmatic dependent launch (cs_plan.cuh's
+ * launches_overlap, decided when the plan is made); an ordinary launch where it has not. */
 template <typename... Params, typename... Args>
-static cudaError_t launch_overlapping (void (*kernel) (Params...), dim3 grid, dim3 block, size_t shared_bytes,
-    cudaStream_t stream, Args &&...args)
+static cudaError_t launch_overlapping (bool overlap, void (*kernel) (Params...), dim3 grid, dim3 block,
+    size_t shared_bytes, cudaStream_t stream, Args &&...args)
 {
-  cudaLaunchAttribute overlap[1];
-  overlap[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute[0].val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = block;
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
-  config.attrs = overlap;
-  config.numAttrs = launches_overlap () ? 1 : 0;
+  config.attrs = attribute;
+  config.numAttrs = overlap ? 1 : 0;
   return cudaLaunchKernelEx (&config, kernel, static_cast<Args &&> (args)...);
 }
 

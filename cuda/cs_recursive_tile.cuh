@@ -1,5 +1,5 @@
 /* gst-cudasmooth — recursivegauss in one kernel per tile (recursive_tile.cu), for
- * recursive.cu's dispatch (internal to cuda/).
+ * recursive.cu's planner (internal to cuda/).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef CS_RECURSIVE_TILE_CUH
@@ -8,23 +8,57 @@
 #include "cs_coeffs.h"
 #include "cs_cuda.h"
 #include "cs_cuda_px.cuh"
+#include "cs_policy.cuh"
 
 namespace cs {
 
 /* The longest segment a tile holds, in either direction. */
 static constexpr int kTileMaxSegment = 64;
 
-/* Whether recursive_tiles runs a frame of n_x x n_y cut into segments_x row segments and
- * segments_y column segments, each warming up over `warmup` samples: every segment at most
- * kTileMaxSegment long and the warm-up at most 16 samples (the tile's window of 64 + 2·16
- * samples is the longest its matrices take). */
+static constexpr int kTileThreads = 256, kTileWarps = kTileThreads / 32;
+static constexpr int kTileMaxPad = 16;                               /* warm-ups up to 16 samples */
+static constexpr int kTileMaxSteps = (kTileMaxSegment + 2 * kTileMaxPad) / 16;   /* k-steps of 16: 6 */
+static constexpr int kTileMaxPairs = 16 * kTileMaxSteps + kTileMaxSegment - 2;
+
+/* Column products take A fragments indexed by m-tile − k-step: this many per warp. */
+__host__ __device__ constexpr int column_fragments (int steps) { return steps - 1 + kTileMaxSegment / 16; }
+
+struct TileParams {
+  int width, height, segments_x, segments_y, warmup, pad;
+  /* (m(d), m(d − 1)) in fp16 as the low and high halves, d = pad − 16·steps + 2 .. pad + 63:
+   * every fragment register is one of these words */
+  unsigned int pairs[kTileMaxPairs];
+  /* (−c(i + P), c(i + P − K)), i = 0..63, the window's end samples' coefficients, as fp16
+   * hi and lo parts (lo = the rest of the value after hi) */
+  unsigned int ends_hi[kTileMaxSegment], ends_lo[kTileMaxSegment];
+};
+
+/* A tile launch, made when the filter is planned. */
+struct TileLaunch {
+  TileParams p;
+  int steps;           /* the kernel's instance: windows of 16·steps samples */
+  int blocks_per_sm;   /* the kernel's instance: 3 (T over its samples) or 2 */
+  int shared_bytes;
+  mutable bool attributes_set;   /* the kernel's shared-memory attributes, set at its first launch */
+};
+
+/* Whether a frame of n_x x n_y cut into segments_x row segments and segments_y column
+ * segments, each warming up over `warmup` samples, has tiles the kernel takes: every
+ * segment at most kTileMaxSegment long and the warm-up at most 16 samples (the tile's
+ * window of 64 + 2·16 samples is the longest its matrices take). */
 bool recursive_tiles_cover (int n_x, int n_y, int segments_x, int segments_y, int warmup);
 
-/* Deriche's filter with warm-ups (the result cs_ref_recursive.c defines), rows then
- * columns, for one tile per (row segment, column segment). dev: its SM count chooses three
- * blocks per SM or two (recursive_tile.cu); null takes two. */
-cudaError_t recursive_tiles (Lines in, Lines out, int width, int height, int segments_x, int segments_y,
-    int warmup, const CsDericheCoeffs &c, const CsCudaDevice *dev, cudaStream_t stream);
+/* Whether a frame of `tiles` tiles warming up over `warmup` samples has a kernel instance
+ * whose shared memory a block of dev may take. */
+bool recursive_tiles_fit (int warmup, long long tiles, const CsCudaDevice &dev, const Policy &policy);
+
+/* Plans Deriche's filter with warm-ups (the result cs_ref_recursive.c defines), rows then
+ * columns, one tile per (row segment, column segment): false where the frame's tiles are not
+ * covered or need more shared memory than a block of dev may take. */
+bool plan_tiles (int width, int height, int segments_x, int segments_y, int warmup, const CsDericheCoeffs &c,
+    const CsCudaDevice &dev, const Policy &policy, TileLaunch &t);
+
+cudaError_t launch_tiles (Lines in, Lines out, const TileLaunch &t, cudaStream_t stream);
 
 }  // namespace cs
 

@@ -1008,24 +1008,52 @@ static void launch_rows (const Lines &frame, const Lines &in, const Lines &out, 
   sweep_rows<S, D, F, kFrameIsIn><<<grid, 32 * kRowWarps, 0, stream>>> (frame, in, out, partial, geo, filt);
 }
 
-template <class S, class D, class F>
-static void launch_columns (const Lines &frame, const Lines &in, const Lines &out, const Lines &partial,
-    const Segments &geo, const F &filt, cudaStream_t stream)
+/* The block width launch_columns parks a geometry's sums on chip with (0: in the plane).
+ * Segments longer than kParkOnChipMaxSamples park on chip in blocks of 64 or 32 threads
+ * (up to 4× longer): against the plane, −8 to −19 % for the whole edge-aware filter at
+ * blocks-per-stripe 16 and −11 % at σ = 200 (docs/performance.md); the automatic counts are
+ * fitted to 128-thread blocks and mostly stay at or below kParkOnChipMaxSamples. */
+static inline int columns_on_chip_threads (const Segments &geo)
 {
-  /* Segments longer than kParkOnChipMaxSamples park on chip in blocks of 64 or 32 threads
-   * (up to 4× longer): against the plane, −8 to −19 % for the whole edge-aware filter at
-   * blocks-per-stripe 16 and −11 % at σ = 200 (NOTES.md); the automatic counts are fitted
-   * to 128-thread blocks and mostly stay at or below kParkOnChipMaxSamples. */
   const size_t per_thread = (size_t) div_up (geo.n, geo.segments) * kParkBytesPerSample;
   int threads = kColumnThreads;
   while (threads > 32 && per_thread * threads > (size_t) kParkOnChipMaxBytes)
     threads /= 2;
-  if (per_thread * threads <= (size_t) kParkOnChipMaxBytes)
+  return per_thread * threads <= (size_t) kParkOnChipMaxBytes ? threads : 0;
+}
+
+template <class S, class D, class F>
+static void launch_columns (const Lines &frame, const Lines &in, const Lines &out, const Lines &partial,
+    const Segments &geo, const F &filt, cudaStream_t stream)
+{
+  const int threads = columns_on_chip_threads (geo);
+  const size_t per_thread = (size_t) div_up (geo.n, geo.segments) * kParkBytesPerSample;
+  if (threads)
     sweep_columns<S, D, F, true><<<div_up ((long long) geo.n_lines * geo.segments, threads), threads,
         per_thread * threads, stream>>> (frame, in, out, partial, geo, filt);
   else
     sweep_columns<S, D, F, false><<<div_up ((long long) geo.n_lines * geo.segments, kColumnThreads), kColumnThreads,
         0, stream>>> (frame, in, out, partial, geo, filt);
+}
+
+/* The columns per block launch_columns_split runs a geometry's split sweeps with (0: it runs
+ * launch_columns instead): segments whose halves fit on chip. */
+static inline int split_columns_per_block (const Segments &geo)
+{
+  const int segment = div_up (geo.n, geo.segments);
+  for (int columns = kSplitColumns; columns >= 32; columns /= 2)
+    if (split_columns_bytes (segment, columns) <= kParkOnChipMaxBytes)
+      return columns;
+  return 0;
+}
+
+/* The dynamic shared memory a block of launch_columns_split's kernel takes. */
+static inline size_t split_columns_launch_bytes (const Segments &geo)
+{
+  const int columns = split_columns_per_block (geo), threads = columns_on_chip_threads (geo);
+  if (columns)
+    return split_columns_bytes (div_up (geo.n, geo.segments), columns);
+  return threads ? (size_t) div_up (geo.n, geo.segments) * kParkBytesPerSample * threads : 0;
 }
 
 /* Columns of a zero-start filter on two threads per (column, segment) where a segment's
@@ -1034,14 +1062,12 @@ template <class S, class D, class F>
 static void launch_columns_split (const Lines &frame, const Lines &in, const Lines &out, const Lines &partial,
     const Segments &geo, const F &filt, cudaStream_t stream)
 {
-  const int segment = div_up (geo.n, geo.segments);
-  for (int columns = kSplitColumns; columns >= 32; columns /= 2)
-    if (split_columns_bytes (segment, columns) <= kParkOnChipMaxBytes) {
-      sweep_columns_split<S, D, F><<<dim3 (div_up (geo.n_lines, columns), geo.segments), 2 * columns,
-          split_columns_bytes (segment, columns), stream>>> (frame, in, out, geo, filt);
-      return;
-    }
-  launch_columns<S, D> (frame, in, out, partial, geo, filt, stream);
+  const int columns = split_columns_per_block (geo);
+  if (columns)
+    sweep_columns_split<S, D, F><<<dim3 (div_up (geo.n_lines, columns), geo.segments), 2 * columns,
+        split_columns_bytes (div_up (geo.n, geo.segments), columns), stream>>> (frame, in, out, geo, filt);
+  else
+    launch_columns<S, D> (frame, in, out, partial, geo, filt, stream);
 }
 
 }  // namespace cs

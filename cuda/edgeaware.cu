@@ -15,9 +15,10 @@
  * atan for atan2, a block's last window writing into the next block, lines or rows left
  * out when sizes are not multiples of the block size.
  */
-#include "cs_cuda.h"
 #include "cs_cuda_complex.cuh"
 #include "cs_cuda_px.cuh"
+#include "cs_plan.cuh"
+#include "cs_policy.cuh"
 #include "cs_sweep.cuh"
 #include "cs_coeffs.h"
 #include "cs_partition.h"
@@ -25,6 +26,7 @@
 #include <math.h>
 
 #include <algorithm>
+#include <new>
 
 namespace cs {
 
@@ -33,22 +35,12 @@ static size_t plane_pitch (int width)
   return ((size_t) width * 8 + 255) / 256 * 256;
 }
 
-/* As in recursive.cu, fitted to this filter's pass sweeps on an H100 (NOTES.md: rows v12,
- * and v18, whose pass sweep put 2048² σ=200 at the row cap, 8, 3 % under the 7 that 450
- * chose; columns v15, when the column pairs that meet at the middle came in: about four
- * times the rate of v13's one thread a segment, whose best counts had twice the segments). */
-static double saturating_sweeps (const CsCudaDevice *dev, CsPass pass)
-{
-  return (double) dev->sm_count * (pass == CS_PASS_ROWS ? 500.0 : 250.0);
-}
-static const int kMinPartition = 32;
 /* The longest column segments whose halves park on chip, in blocks of 64 and 32 columns */
 static constexpr int kSplitColumnsOnChip = split_columns_max_samples (kSplitColumns);
 static constexpr int kSplitColumnsOnChipNarrow = split_columns_max_samples (kSplitColumns / 2);
-static_assert (kSplitColumnsOnChip == 109 && kSplitColumnsOnChipNarrow == 237, "as NOTES.md and the comments say");
-static const int kRowBlocksPerSm = 4;
+static_assert (kSplitColumnsOnChip == 109 && kSplitColumnsOnChipNarrow == 237, "as docs/performance.md says");
 
-static EdgeAwareFilter filter_for (double sigma_i, const CsEdgeAwareParams *p)
+static EdgeAwareFilter filter_for (double sigma_i, const CsEdgeAwareParams &p)
 {
   CsDericheCoeffs c;
   EdgeAwareFilter f;
@@ -58,96 +50,104 @@ static EdgeAwareFilter filter_for (double sigma_i, const CsEdgeAwareParams *p)
     f.log2_abs_b[i] = (float) (c.b_log_abs[i] / log (2.0));
     f.arg_b[i] = (float) c.b_arg[i];   /* atan2, not atan: Re b < 0 at small σ_i */
   }
-  const double ratio = p->sigma / p->sigma_r;
+  const double ratio = p.sigma / p.sigma_r;
   f.ratio2 = (float) (ratio * ratio);
   f.search_ratio2 = ratio * ratio;
-  f.warmup = p->kappa * sigma_i;
+  f.warmup = p.kappa * sigma_i;
   return f;
 }
 
-}  // namespace cs
-
-using namespace cs;
-
-extern "C" size_t cs_cuda_edgeaware_scratch_bytes (int width, int height)
+/* The segment count of a pass when blocks-per-stripe is 0: the partition model
+ * (cs_partition.h) with this device's rate (cs_policy.cuh). */
+static int auto_segments (const CsCudaDevice &dev, int width, int height, CsPass pass, const CsEdgeAwareParams &p)
 {
-  return 2 * plane_pitch (width) * height;   /* two half4 planes, ping-pong */
-}
-
-extern "C" int cs_cuda_edgeaware_auto_blocks (const CsCudaDevice *dev, int width, int height,
-    CsPass pass, const CsEdgeAwareParams *p)
-{
+  const Policy &policy = policy_for (dev);
   const bool rows = pass == CS_PASS_ROWS;
   /* The first iteration has the largest σ_i and dominates; Δt >= 1, so κσ_1 transformed
    * units is at most κσ_1 samples. */
-  const double warmup = p->kappa * cs_edgeaware_iteration_sigma (p, 1);
-  const int b = cs_auto_partitions_short (rows ? width : height, rows ? height : width, warmup,
-      saturating_sweeps (dev, pass), kMinPartition, 256, rows ? 0 : kSplitColumnsOnChip,
-      kParkOnChipStepCost);
-  /* Columns: never so few segments that their halves leave the chip (the pass sweep on v15
-   * ran 1.3–1.6× slower there) */
+  const double warmup = p.kappa * cs_edgeaware_iteration_sigma (&p, 1);
+  const double sweeps = dev.sm_count * (rows ? policy.edgeaware_row_sweeps : policy.edgeaware_column_sweeps);
+  const int b = cs_auto_partitions_short (rows ? width : height, rows ? height : width, warmup, sweeps,
+      policy.edgeaware_min_partition, 256, rows ? 0 : kSplitColumnsOnChip, kParkOnChipStepCost);
+  /* Columns: never so few segments that their halves leave the chip (1.3–1.6× slower there) */
   if (!rows)
     return std::max (b, div_up (height, kSplitColumnsOnChipNarrow));
-  /* At most kRowBlocksPerSm row blocks (32 rows, two warps) per SM: the row pass sweeps
-   * (NOTES.md, v12 and v14) ran best at about 8 warps per SM (v14: 1080p 16 segments, 2048² 8,
-   * 4K 6–8), and the model, which sees only warm-up against parallelism, asks for more. */
+  /* Rows: at most the policy's row blocks per SM, where the row pass ran best; the model,
+   * which sees only warm-up against parallelism, asks for more. */
   const int row_blocks = div_up (height, kSplitRowLines);
-  return std::max (1, std::min (b, kRowBlocksPerSm * dev->sm_count / row_blocks));
+  return std::max (1, std::min (b, policy.edgeaware_row_blocks_per_sm * dev.sm_count / row_blocks));
 }
 
-extern "C" cudaError_t cs_cuda_edgeaware (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsEdgeAwareParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream)
-{
-  return cs_cuda_edgeaware_segments (src, dst, p, dev, scratch, scratch_bytes, stream, 0, 0);
-}
+namespace {
 
-extern "C" cudaError_t cs_cuda_edgeaware_segments (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsEdgeAwareParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream, int row_segments, int column_segments)
-{
-  const int w = src->width, h = src->height;
-  if (w != dst->width || h != dst->height || w <= 0 || h <= 0 || cs_edgeaware_params_check (p))
-    return cudaErrorInvalidValue;
-  if (cs_edgeaware_is_identity (p))
-    return cs_cuda_copy (src, dst, stream);
-  if (scratch_bytes < cs_cuda_edgeaware_scratch_bytes (w, h))
-    return cudaErrorInvalidValue;
+struct EdgeAwarePlan : CsCudaPlan {
+  int iterations;
+  EdgeAwareFilter filters[CS_EDGEAWARE_ITERATIONS_MAX];
+  Segments rows, cols;
 
-  const size_t pitch_t = plane_pitch (w);
-  char *planes[2] = { (char *) scratch, (char *) scratch + pitch_t * h };
-  const int af = src->alpha_offset == 0, af_out = dst->alpha_offset == 0;
-  if (row_segments < 0 || column_segments < 0)
-    return cudaErrorInvalidValue;
-  Segments rows = { w, h, row_segments ? row_segments : p->blocks_per_stripe };
-  Segments cols = { h, w, column_segments ? column_segments : p->blocks_per_stripe };
-  if (rows.segments == 0)
-    rows.segments = cs_cuda_edgeaware_auto_blocks (dev, w, h, CS_PASS_ROWS, p);
-  if (cols.segments == 0)
-    cols.segments = cs_cuda_edgeaware_auto_blocks (dev, w, h, CS_PASS_COLUMNS, p);
-  const Lines frame_r = make_lines (src->data, src->pitch, 4, true, af);
-  const Lines frame_c = make_lines (src->data, src->pitch, 4, false, af);
-
-  /* Plane use per iteration: H reads (frame | A) and writes B; V reads B and writes A,
-   * or, on the last iteration, the output with its causal sums parked in A. */
-  const Lines a_r = make_lines (planes[0], pitch_t, 8, true, 0);
-  const Lines b_r = make_lines (planes[1], pitch_t, 8, true, 0);
-  const Lines a_c = make_lines (planes[0], pitch_t, 8, false, 0);
-  const Lines b_c = make_lines (planes[1], pitch_t, 8, false, 0);
-  const Lines out_c = make_lines (dst->data, dst->pitch, 4, false, af_out);
-  for (int it = 1; it <= p->iterations; it++) {
-    const EdgeAwareFilter f = filter_for (cs_edgeaware_iteration_sigma (p, it), p);
-    if (it == 1)
-      launch_rows_split<U8, H4, EdgeAwareFilter, true> (frame_r, frame_r, b_r, b_r, rows, f, stream);
-    else
-      launch_rows_split<H4, H4, EdgeAwareFilter, false> (frame_r, a_r, b_r, b_r, rows, f, stream);
-    if (it < p->iterations)
-      launch_columns_split<H4, H4> (frame_c, b_c, a_c, a_c, cols, f, stream);
-    else
-      launch_columns_split<H4, U8> (frame_c, b_c, out_c, a_c, cols, f, stream);
-    const cudaError_t err = cudaGetLastError ();
-    if (err != cudaSuccess)
-      return err;
+  cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, cudaStream_t stream) const override
+  {
+    if (!frames_fit (*this, src, dst))
+      return cudaErrorInvalidValue;
+    const size_t pitch_t = plane_pitch (width);
+    char *planes[2] = { (char *) scratch, (char *) scratch + pitch_t * height };
+    const int af = src.alpha_offset == 0, af_out = dst.alpha_offset == 0;
+    const Lines frame_r = make_lines (src.data, src.pitch, 4, true, af);
+    const Lines frame_c = make_lines (src.data, src.pitch, 4, false, af);
+    /* Plane use per iteration: H reads (frame | A) and writes B; V reads B and writes A,
+     * or, on the last iteration, the output with its causal sums parked in A. */
+    const Lines a_r = make_lines (planes[0], pitch_t, 8, true, 0);
+    const Lines b_r = make_lines (planes[1], pitch_t, 8, true, 0);
+    const Lines a_c = make_lines (planes[0], pitch_t, 8, false, 0);
+    const Lines b_c = make_lines (planes[1], pitch_t, 8, false, 0);
+    const Lines out_c = make_lines (dst.data, dst.pitch, 4, false, af_out);
+    for (int it = 1; it <= iterations; it++) {
+      const EdgeAwareFilter &f = filters[it - 1];
+      if (it == 1)
+        launch_rows_split<U8, H4, EdgeAwareFilter, true> (frame_r, frame_r, b_r, b_r, rows, f, stream);
+      else
+        launch_rows_split<H4, H4, EdgeAwareFilter, false> (frame_r, a_r, b_r, b_r, rows, f, stream);
+      if (it < iterations)
+        launch_columns_split<H4, H4> (frame_c, b_c, a_c, a_c, cols, f, stream);
+      else
+        launch_columns_split<H4, U8> (frame_c, b_c, out_c, a_c, cols, f, stream);
+      const cudaError_t err = cudaGetLastError ();
+      if (err != cudaSuccess)
+        return err;
+    }
+    return cudaSuccess;
   }
+};
+
+}  // namespace
+
+cudaError_t plan_edgeaware (const CsEdgeAwareParams &p, int w, int h, const CsCudaDevice &dev,
+    const PlanOverrides &o, CsCudaPlan **out)
+{
+  *out = nullptr;
+  if (w <= 0 || h <= 0 || cs_edgeaware_params_check (&p) || o.row_segments < 0 || o.column_segments < 0)
+    return cudaErrorInvalidValue;
+  if (cs_edgeaware_is_identity (&p))
+    return cs_cuda_copy_plan_new (w, h, out);
+  EdgeAwarePlan *plan = new (std::nothrow) EdgeAwarePlan ();
+  if (!plan)
+    return cudaErrorMemoryAllocation;
+  plan->path = CS_CUDA_PATH_EDGEAWARE_SPLIT;
+  plan->width = w;
+  plan->height = h;
+  plan->scratch_bytes = 2 * plane_pitch (w) * h;   /* two half4 planes, ping-pong */
+  plan->iterations = p.iterations;
+  for (int it = 1; it <= p.iterations; it++)
+    plan->filters[it - 1] = filter_for (cs_edgeaware_iteration_sigma (&p, it), p);
+  const int requested[2] = { o.row_segments ? o.row_segments : p.blocks_per_stripe,
+    o.column_segments ? o.column_segments : p.blocks_per_stripe };
+  plan->rows = { w, h, requested[0] ? requested[0] : auto_segments (dev, w, h, CS_PASS_ROWS, p) };
+  plan->cols = { h, w, requested[1] ? requested[1] : auto_segments (dev, w, h, CS_PASS_COLUMNS, p) };
+  plan->segments[0] = plan->rows.segments;
+  plan->segments[1] = plan->cols.segments;
+  plan->shared_bytes = split_columns_launch_bytes (plan->cols);
+  *out = plan;
   return cudaSuccess;
 }
+
+}  // namespace cs

@@ -12,17 +12,20 @@
  * with δ = 1, after the carry and scan kernels when partitions carry. Young–van Vliet, a
  * cascade, runs its forward and backward passes as separate kernels through a float4 plane.
  */
-#include "cs_cuda.h"
 #include "cs_cuda_complex.cuh"
 #include "cs_cuda_px.cuh"
 #include "cs_sweep.cuh"
 #include "cs_carry.cuh"
 #include "cs_coeffs.h"
+#include "cs_plan.cuh"
+#include "cs_policy.cuh"
 #include "cs_recursive_tile.cuh"
 #include "cs_recursive_lines.cuh"
 #include "cs_partition.h"
 
 #include <math.h>
+
+#include <new>
 
 namespace cs {
 
@@ -123,16 +126,6 @@ static size_t plane_pitch (int width, int elem_bytes)
   return ((size_t) width * elem_bytes + 255) / 256 * 256;
 }
 
-/* The machine's rate in concurrent sweeps (cs_partition.h), per SM and pass, and the
- * shortest partition worth a warm-up; fitted to each pass's segment-count sweep
- * (cs-bench-kernels --only pass-sweep) on an H100 (NOTES.md). The row pass stages tiles
- * and runs 16 warps per SM; the column pass is direct and takes more sweeps to fill. */
-static double saturating_sweeps (const CsCudaDevice *dev, CsPass pass)
-{
-  return (double) dev->sm_count * (pass == CS_PASS_ROWS ? 500.0 : 1200.0);
-}
-static const int kMinPartition = 16;
-
 /* Carried partitions are at least this long: the states of a cut (96 bytes) cost the
  * scan about what this many sample steps do, which is also the automatic count's price
  * of a cut. It bounds the carries' scratch to 96/16 = 6 bytes per pixel. */
@@ -146,7 +139,7 @@ static int carried_segments (int segments, int n)
 static size_t carries_bytes (int width, int height)
 {
   const size_t cuts = (size_t) width * height / kMinCarriedPartition + (size_t) max (width, height);
-  return cuts * kCarryComponents * sizeof (float2);
+  return (cuts * kCarryComponents * sizeof (float2) + 255) / 256 * 256;
 }
 
 /* the swept carries' weights, or the tensor-core carries' tables */
@@ -156,214 +149,165 @@ static size_t weights_bytes (int width, int height)
   return (bytes + 255) / 256 * 256;
 }
 
-static int warmup_samples (const CsRecursiveParams *p)
+static int warmup_samples (const CsRecursiveParams &p)
 {
-  return (int) ceil (p->kappa * p->sigma);
+  return (int) ceil (p.kappa * p.sigma);
 }
 
 /* Deriche with warm-ups whose tiles fit recursive_tile.cu */
-static bool tiles_cover (const CsRecursiveParams *p, int width, int height, int segments_x, int segments_y,
+static bool tiles_cover (const CsRecursiveParams &p, int width, int height, int segments_x, int segments_y,
     int warmup)
 {
-  return p->algorithm == CS_RECURSIVE_DERICHE && !cs_recursive_carries (p) &&
+  return p.algorithm == CS_RECURSIVE_DERICHE && !cs_recursive_carries (&p) &&
       recursive_tiles_cover (width, height, segments_x, segments_y, warmup);
 }
 
 /* Deriche with carried starts and segments of 16–64 samples (recursive_lines.cu) */
-static bool carried_lines_cover (const CsRecursiveParams *p, int width, int height, int segments_x, int segments_y)
+static bool carried_lines_cover (const CsRecursiveParams &p, int width, int height, int segments_x, int segments_y)
 {
-  return p->algorithm == CS_RECURSIVE_DERICHE && cs_recursive_carries (p) &&
+  return p.algorithm == CS_RECURSIVE_DERICHE && cs_recursive_carries (&p) &&
       recursive_lines_carried_cover (width, height, carried_segments (segments_x, width),
           carried_segments (segments_y, height));
 }
 
 /* Deriche with warm-ups of 17–64 samples and segments of at most 64 (recursive_lines.cu) */
-static bool lines_cover (const CsRecursiveParams *p, int width, int height, int segments_x, int segments_y,
+static bool lines_cover (const CsRecursiveParams &p, int width, int height, int segments_x, int segments_y,
     int warmup)
 {
-  return p->algorithm == CS_RECURSIVE_DERICHE && !cs_recursive_carries (p) &&
+  return p.algorithm == CS_RECURSIVE_DERICHE && !cs_recursive_carries (&p) &&
       recursive_lines_cover (width, height, segments_x, segments_y, warmup);
 }
 
-}  // namespace cs
-
-using namespace cs;
-
-extern "C" size_t cs_cuda_recursive_scratch_bytes (int width, int height)
+/* The segment counts of both passes when blocks-per-stripe is 0. */
+static void auto_segments (const CsCudaDevice &dev, const Policy &policy, int width, int height,
+    const CsRecursiveParams &p, int segments[2])
 {
-  /* T (half4) + either the parked causal sums (half4) or the YvV forward output (float4),
-   * then the carry weights and the carried states of one pass */
-  return plane_pitch (width, 8) * height + plane_pitch (width, 16) * height + weights_bytes (width, height)
-      + carries_bytes (width, height);
-}
-
-extern "C" int cs_cuda_recursive_auto_blocks (const CsCudaDevice *dev, int width, int height,
-    CsPass pass, const CsRecursiveParams *p)
-{
-  const bool rows = pass == CS_PASS_ROWS;
-  const int n = rows ? width : height, n_lines = rows ? height : width;
   const int warmup = warmup_samples (p);
   /* warm-ups short enough for one kernel per tile (recursive_tile.cu): tiles as long as
    * they can be, since their margins are what it repeats, but shorter where a frame gives
    * fewer tiles than the GPU has SMs (512x512: 32 samples, 0.019 against 0.025 ms) */
   int tile = kTileMaxSegment;
-  while (tile > 16 && (long long) div_up (width, tile) * div_up (height, tile) < dev->sm_count)
+  while (tile > 16 && (long long) div_up (width, tile) * div_up (height, tile) < dev.sm_count)
     tile /= 2;
   const int tiles_x = div_up (width, tile), tiles_y = div_up (height, tile);
-  if (tiles_cover (p, width, height, tiles_x, tiles_y, warmup))
-    return rows ? tiles_x : tiles_y;
+  if (tiles_cover (p, width, height, tiles_x, tiles_y, warmup) &&
+      recursive_tiles_fit (warmup, (long long) tiles_x * tiles_y, dev, policy)) {
+    segments[0] = tiles_x;
+    segments[1] = tiles_y;
+    return;
+  }
   /* longer warm-ups, up to 64 samples: 64-sample segments for the two tensor-core passes
    * (recursive_lines.cu), whose windows are 64 outputs long */
   const int lines_x = div_up (width, kTileMaxSegment), lines_y = div_up (height, kTileMaxSegment);
-  if (lines_cover (p, width, height, lines_x, lines_y, warmup))
-    return rows ? lines_x : lines_y;
+  if (lines_cover (p, width, height, lines_x, lines_y, warmup)) {
+    segments[0] = lines_x;
+    segments[1] = lines_y;
+    return;
+  }
   /* carried starts: 64-sample segments for the tensor-core passes, as long as they can be
    * (each costs a carry and a 16-sample margin of the window) */
-  if (carried_lines_cover (p, width, height, lines_x, lines_y))
-    return carried_segments (rows ? lines_x : lines_y, n);
-  if (cs_recursive_carries (p)) {
-    const int model = cs_auto_partitions_short (n, n_lines, kMinCarriedPartition / 2.0,
-        saturating_sweeps (dev, pass), kMinCarriedPartition, 256, rows ? 0 : kParkOnChipMaxSamples,
-        kParkOnChipStepCost);
-    /* rows: segments of at most one tile keep their causal sums on chip (sweep_rows) */
-    return carried_segments (rows ? max (model, div_up (n, 32)) : model, n);
+  if (carried_lines_cover (p, width, height, lines_x, lines_y)) {
+    segments[0] = carried_segments (lines_x, width);
+    segments[1] = carried_segments (lines_y, height);
+    return;
   }
-  return cs_auto_partitions_short (n, n_lines, warmup,
-      saturating_sweeps (dev, pass), kMinPartition, 256, rows ? 0 : kParkOnChipMaxSamples, kParkOnChipStepCost);
-}
-
-/* A pass's segment count: the caller's (benchmarks), else blocks-per-stripe, else auto. */
-static int pass_segments (const CsRecursiveParams *p, const CsCudaDevice *dev, int width, int height, CsPass pass,
-    int requested)
-{
-  const int segments = requested ? requested : p->blocks_per_stripe;
-  return segments ? segments : cs_cuda_recursive_auto_blocks (dev, width, height, pass, p);
-}
-
-extern "C" int cs_cuda_recursive_uses_tiles (const CsRecursiveParams *p, const CsCudaDevice *dev, int width,
-    int height)
-{
-  return !cs_recursive_params_check (p) && !cs_recursive_is_identity (p) &&
-      tiles_cover (p, width, height, pass_segments (p, dev, width, height, CS_PASS_ROWS, 0),
-          pass_segments (p, dev, width, height, CS_PASS_COLUMNS, 0), warmup_samples (p));
-}
-
-extern "C" int cs_cuda_recursive_uses_lines (const CsRecursiveParams *p, const CsCudaDevice *dev, int width,
-    int height)
-{
-  return !cs_recursive_params_check (p) && !cs_recursive_is_identity (p) &&
-      !cs_cuda_recursive_uses_tiles (p, dev, width, height) &&
-      (lines_cover (p, width, height, pass_segments (p, dev, width, height, CS_PASS_ROWS, 0),
-           pass_segments (p, dev, width, height, CS_PASS_COLUMNS, 0), warmup_samples (p)) ||
-          carried_lines_cover (p, width, height, pass_segments (p, dev, width, height, CS_PASS_ROWS, 0),
-              pass_segments (p, dev, width, height, CS_PASS_COLUMNS, 0)));
-}
-
-extern "C" cudaError_t cs_cuda_recursive (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream)
-{
-  return cs_cuda_recursive_segments (src, dst, p, dev, scratch, scratch_bytes, stream, 0, 0);
-}
-
-static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, const CsRecursiveParams *p,
-    const CsCudaDevice *dev, void *scratch, size_t scratch_bytes, cudaStream_t stream, int row_segments,
-    int column_segments, bool allow_tiles);
-
-extern "C" cudaError_t cs_cuda_recursive_segments (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream, int row_segments, int column_segments)
-{
-  return recursive (src, dst, p, dev, scratch, scratch_bytes, stream, row_segments, column_segments, true);
-}
-
-extern "C" cudaError_t cs_cuda_recursive_two_pass (const CsCudaImage *src, const CsCudaImage *dst,
-    const CsRecursiveParams *p, const CsCudaDevice *dev, void *scratch, size_t scratch_bytes,
-    cudaStream_t stream, int row_segments, int column_segments)
-{
-  return recursive (src, dst, p, dev, scratch, scratch_bytes, stream, row_segments, column_segments, false);
-}
-
-static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, const CsRecursiveParams *p,
-    const CsCudaDevice *dev, void *scratch, size_t scratch_bytes, cudaStream_t stream, int row_segments,
-    int column_segments, bool allow_tiles)
-{
-  const int w = src->width, h = src->height;
-  if (w != dst->width || h != dst->height || w <= 0 || h <= 0 || cs_recursive_params_check (p))
-    return cudaErrorInvalidValue;
-  if (cs_recursive_is_identity (p))
-    return cs_cuda_copy (src, dst, stream);
-  if (scratch_bytes < cs_cuda_recursive_scratch_bytes (w, h))
-    return cudaErrorInvalidValue;
-
-  const size_t pitch_t = plane_pitch (w, 8), pitch_w = plane_pitch (w, 16);
-  char *t_plane = (char *) scratch;
-  char *second = t_plane + pitch_t * h;   /* parked sums (pitch_t) or YvV w (pitch_w) */
-  const int warmup = warmup_samples (p);
-  if (row_segments < 0 || column_segments < 0)
-    return cudaErrorInvalidValue;
-  Geometry rows = { { w, h, pass_segments (p, dev, w, h, CS_PASS_ROWS, row_segments) }, warmup };
-  Geometry cols = { { h, w, pass_segments (p, dev, w, h, CS_PASS_COLUMNS, column_segments) }, warmup };
-
-  const Lines in_r = make_lines (src->data, src->pitch, 4, true, src->alpha_offset == 0);
-  const Lines out_r = make_lines (dst->data, dst->pitch, 4, true, dst->alpha_offset == 0);
-  CsDericheCoeffs c;   /* every path but Young–van Vliet's */
-  if (p->algorithm == CS_RECURSIVE_DERICHE)
-    cs_deriche_coeffs (p->sigma, &c);
-  if (allow_tiles && tiles_cover (p, w, h, rows.segments, cols.segments, warmup) && in_r.steps_fit_32_bits () &&
-      out_r.steps_fit_32_bits ())
-    return recursive_tiles (in_r, out_r, w, h, rows.segments, cols.segments, warmup, c, dev, stream);
-  const Lines t_r = make_lines (t_plane, pitch_t, 8, true, 0);
-  /* the tensor-core passes read T two pixels (16 bytes) at a time: scratch from cudaMalloc
-   * is aligned; a caller's offset scratch takes the swept passes */
-  if (allow_tiles && lines_cover (p, w, h, rows.segments, cols.segments, warmup) &&
-      reinterpret_cast<uintptr_t> (t_plane) % 16 == 0)
-    return recursive_lines (in_r, t_r, out_r, w, h, rows.segments, cols.segments, warmup, c, stream);
-  float4 *weights = (float4 *) (second + pitch_w * h);
-  float2 *states = (float2 *) ((char *) weights + weights_bytes (w, h));
-  if (allow_tiles && carried_lines_cover (p, w, h, rows.segments, cols.segments) &&
-      reinterpret_cast<uintptr_t> (t_plane) % 16 == 0)
-    return recursive_lines_carried (in_r, t_r, out_r, w, h, carried_segments (rows.segments, w),
-        carried_segments (cols.segments, h), c, states, weights, stream);
-  const Lines t_c = make_lines (t_plane, pitch_t, 8, false, 0);
-  const Lines out_c = make_lines (dst->data, dst->pitch, 4, false, dst->alpha_offset == 0);
-  const int grid_r = div_up ((long long) h * rows.segments, kThreads);
-  const int grid_c = div_up ((long long) w * cols.segments, kThreads);
-
-  if (p->algorithm == CS_RECURSIVE_YOUNG_VAN_VLIET) {
-    CsYvvCoeffs yvv;
-    cs_yvv_coeffs (p->sigma, &yvv);
-    YvvK k;
-    k.B = yvv.B;
-    k.a1 = yvv.a1;
-    k.a2 = yvv.a2;
-    k.a3 = yvv.a3;
-    for (int r = 0; r < 3; r++)
-      for (int j = 0; j < 3; j++)
-        k.M[r][j] = yvv.M[r][j];
-    const Lines w_r = make_lines (second, pitch_w, 16, true, 0);
-    const Lines w_c = make_lines (second, pitch_w, 16, false, 0);
-    yvv_forward<U8><<<grid_r, kThreads, 0, stream>>> (in_r, w_r, rows, k);
-    yvv_backward<U8, H4><<<grid_r, kThreads, 0, stream>>> (in_r, w_r, t_r, rows, k);
-    yvv_forward<H4><<<grid_c, kThreads, 0, stream>>> (t_c, w_c, cols, k);
-    yvv_backward<H4, U8><<<grid_c, kThreads, 0, stream>>> (t_c, w_c, out_c, cols, k);
-  } else {
-    UniformFilter f;
-    CarryPoles poles;
-    for (int i = 0; i < 2; i++) {
-      f.b[i] = cx ((float) c.b[i].re, (float) c.b[i].im);
-      uniform_x (c, i, poles.x_re[i], poles.x_im[i]);
-      poles.log_abs_b[i] = c.b_log_abs[i];
-      poles.arg_b[i] = c.b_arg[i];
-      f.x[i] = cx ((float) poles.x_re[i], (float) poles.x_im[i]);
+  for (int pass = 0; pass < 2; pass++) {
+    const bool rows = pass == 0;
+    const int n = rows ? width : height, n_lines = rows ? height : width;
+    /* the machine's rate in concurrent sweeps: rows stage tiles, columns are direct */
+    const double sweeps = dev.sm_count * (rows ? policy.recursive_row_sweeps : policy.recursive_column_sweeps);
+    if (cs_recursive_carries (&p)) {
+      const int model = cs_auto_partitions_short (n, n_lines, kMinCarriedPartition / 2.0, sweeps,
+          kMinCarriedPartition, 256, rows ? 0 : kParkOnChipMaxSamples, kParkOnChipStepCost);
+      /* rows: segments of at most one tile keep their causal sums on chip (sweep_rows) */
+      segments[pass] = carried_segments (rows ? max (model, div_up (n, 32)) : model, n);
+    } else {
+      segments[pass] = cs_auto_partitions_short (n, n_lines, warmup, sweeps, policy.recursive_min_partition, 256,
+          rows ? 0 : kParkOnChipMaxSamples, kParkOnChipStepCost);
     }
-    f.warmup = warmup;
-    f.carried.states = nullptr;
-    const bool carry = cs_recursive_carries (p);
-    if (carry) {
-      rows.segments = carried_segments (rows.segments, w);
-      cols.segments = carried_segments (cols.segments, h);
+  }
+}
+
+namespace {
+
+struct TilesPlan : CsCudaPlan {
+  TileLaunch tiles;
+
+  cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *, cudaStream_t stream) const override
+  {
+    if (!frames_fit (*this, src, dst))
+      return cudaErrorInvalidValue;
+    return launch_tiles (make_lines (src.data, src.pitch, 4, true, src.alpha_offset == 0),
+        make_lines (dst.data, dst.pitch, 4, true, dst.alpha_offset == 0), tiles, stream);
+  }
+};
+
+/* scratch: T (half4 rows) first, then the carried passes' tables and states */
+struct LinesPlan : CsCudaPlan {
+  LinesLaunch lines;
+
+  cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, cudaStream_t stream) const override
+  {
+    if (!frames_fit (*this, src, dst) || reinterpret_cast<uintptr_t> (scratch) % 16)
+      return cudaErrorInvalidValue;
+    return launch_lines (make_lines (src.data, src.pitch, 4, true, src.alpha_offset == 0),
+        make_lines (scratch, plane_pitch (width, 8), 8, true, 0),
+        make_lines (dst.data, dst.pitch, 4, true, dst.alpha_offset == 0), lines, stream);
+  }
+};
+
+struct CarriedLinesPlan : CsCudaPlan {
+  CarriedLaunch lines;
+
+  cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, cudaStream_t stream) const override
+  {
+    if (!frames_fit (*this, src, dst) || reinterpret_cast<uintptr_t> (scratch) % 16)
+      return cudaErrorInvalidValue;
+    char *tables = (char *) scratch + plane_pitch (width, 8) * height;
+    float2 *states = (float2 *) (tables + weights_bytes (width, height));
+    return launch_lines_carried (make_lines (src.data, src.pitch, 4, true, src.alpha_offset == 0),
+        make_lines (scratch, plane_pitch (width, 8), 8, true, 0),
+        make_lines (dst.data, dst.pitch, 4, true, dst.alpha_offset == 0), lines, states, tables, stream);
+  }
+};
+
+/* The swept passes (cs_sweep.cuh) and Young–van Vliet's. scratch: T (half4), then the parked
+ * causal sums (half4) or the YvV forward output (float4), then the carries' weights and
+ * states. */
+struct SweptPlan : CsCudaPlan {
+  Geometry rows, cols;
+  bool yvv, carry;
+  YvvK yvv_k;
+  UniformFilter filter;
+  CarryPoles poles;
+  CarryJumps jumps[2];
+
+  cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, cudaStream_t stream) const override
+  {
+    if (!frames_fit (*this, src, dst))
+      return cudaErrorInvalidValue;
+    const int w = width, h = height;
+    const size_t pitch_t = plane_pitch (w, 8), pitch_w = plane_pitch (w, 16);
+    char *t_plane = (char *) scratch;
+    char *second = t_plane + pitch_t * h;
+    const Lines in_r = make_lines (src.data, src.pitch, 4, true, src.alpha_offset == 0);
+    const Lines t_r = make_lines (t_plane, pitch_t, 8, true, 0);
+    const Lines t_c = make_lines (t_plane, pitch_t, 8, false, 0);
+    const Lines out_c = make_lines (dst.data, dst.pitch, 4, false, dst.alpha_offset == 0);
+    const int grid_r = div_up ((long long) h * rows.segments, kThreads);
+    const int grid_c = div_up ((long long) w * cols.segments, kThreads);
+    if (yvv) {
+      const Lines w_r = make_lines (second, pitch_w, 16, true, 0);
+      const Lines w_c = make_lines (second, pitch_w, 16, false, 0);
+      yvv_forward<U8><<<grid_r, kThreads, 0, stream>>> (in_r, w_r, rows, yvv_k);
+      yvv_backward<U8, H4><<<grid_r, kThreads, 0, stream>>> (in_r, w_r, t_r, rows, yvv_k);
+      yvv_forward<H4><<<grid_c, kThreads, 0, stream>>> (t_c, w_c, cols, yvv_k);
+      yvv_backward<H4, U8><<<grid_c, kThreads, 0, stream>>> (t_c, w_c, out_c, cols, yvv_k);
+      return cudaGetLastError ();
     }
+    UniformFilter f = filter;
+    float4 *weights = (float4 *) (second + pitch_t * h);
+    float2 *states = (float2 *) ((char *) weights + weights_bytes (w, h));
     const Segments &seg_r = rows, &seg_c = cols;
     const Lines parked_c = make_lines (second, pitch_t, 8, false, 0);
     if (carry) {
@@ -373,7 +317,6 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
     /* the carries of the pass: its segments' end states, scanned into start states */
     const auto carry_pass = [&] (const Segments &seg, bool row_pass) {
       f.carried = { states, seg.n_lines, seg.segments };
-      const CarryJumps jumps = carry_jumps (c, seg.n / seg.segments);
       if (row_pass)
         carry_rows<U8><<<dim3 (div_up (seg.n_lines, 32 * kRowWarps), seg.segments), 32 * kRowWarps, 0, stream>>> (
             in_r, seg, weights, f.carried);
@@ -381,7 +324,7 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
         carry_columns<H4><<<div_up ((long long) seg.n_lines * seg.segments, kColumnThreads), kColumnThreads, 0,
             stream>>> (t_c, seg, weights, f.carried);
       scan_carries<<<div_up ((long long) seg.n_lines * kCarryComponents, 128), 128, 0, stream>>> (
-          f.carried, seg, jumps);
+          f.carried, seg, jumps[row_pass ? 0 : 1]);
     };
     if (carry)
       carry_pass (seg_r, true);
@@ -389,6 +332,126 @@ static cudaError_t recursive (const CsCudaImage *src, const CsCudaImage *dst, co
     if (carry)
       carry_pass (seg_c, false);
     launch_columns<H4, U8> (t_c, t_c, out_c, parked_c, seg_c, f, stream);
+    return cudaGetLastError ();
   }
-  return cudaGetLastError ();
+};
+
+template <class P>
+static P *new_plan (CsCudaPath path, int width, int height, const int segments[2])
+{
+  P *plan = new (std::nothrow) P ();
+  if (plan) {
+    plan->path = path;
+    plan->width = width;
+    plan->height = height;
+    plan->segments[0] = segments[0];
+    plan->segments[1] = segments[1];
+  }
+  return plan;
 }
+
+}  // namespace
+
+cudaError_t plan_recursive (const CsRecursiveParams &p, int w, int h, const CsCudaDevice &dev,
+    const PlanOverrides &o, CsCudaPlan **out)
+{
+  *out = nullptr;
+  if (w <= 0 || h <= 0 || cs_recursive_params_check (&p) || o.row_segments < 0 || o.column_segments < 0)
+    return cudaErrorInvalidValue;
+  if (cs_recursive_is_identity (&p))
+    return cs_cuda_copy_plan_new (w, h, out);
+  const Policy &policy = policy_for (dev);
+  const int warmup = warmup_samples (p);
+  int segments[2] = { o.row_segments ? o.row_segments : p.blocks_per_stripe,
+    o.column_segments ? o.column_segments : p.blocks_per_stripe };
+  if (!segments[0] || !segments[1]) {
+    int automatic[2];
+    auto_segments (dev, policy, w, h, p, automatic);
+    for (int pass = 0; pass < 2; pass++)
+      segments[pass] = segments[pass] ? segments[pass] : automatic[pass];
+  }
+  CsDericheCoeffs c;   /* every path but Young–van Vliet's */
+  if (p.algorithm == CS_RECURSIVE_DERICHE)
+    cs_deriche_coeffs (p.sigma, &c);
+  const size_t t_bytes = plane_pitch (w, 8) * h;
+
+  if (!o.swept && tiles_cover (p, w, h, segments[0], segments[1], warmup)) {
+    TilesPlan *plan = new_plan<TilesPlan> (CS_CUDA_PATH_RECURSIVE_TILES, w, h, segments);
+    if (!plan)
+      return cudaErrorMemoryAllocation;
+    if (plan_tiles (w, h, segments[0], segments[1], warmup, c, dev, policy, plan->tiles)) {
+      plan->shared_bytes = plan->tiles.shared_bytes;
+      *out = plan;
+      return cudaSuccess;
+    }
+    delete plan;   /* too much shared memory for this device: the passes below */
+  }
+  if (!o.swept && lines_cover (p, w, h, segments[0], segments[1], warmup)) {
+    LinesPlan *plan = new_plan<LinesPlan> (CS_CUDA_PATH_RECURSIVE_LINES, w, h, segments);
+    if (!plan)
+      return cudaErrorMemoryAllocation;
+    plan_lines (w, h, segments[0], segments[1], warmup, c, launches_overlap (dev), plan->lines);
+    plan->scratch_bytes = t_bytes;
+    *out = plan;
+    return cudaSuccess;
+  }
+  if (!o.swept && carried_lines_cover (p, w, h, segments[0], segments[1])) {
+    const int carried[2] = { carried_segments (segments[0], w), carried_segments (segments[1], h) };
+    CarriedLinesPlan *plan = new_plan<CarriedLinesPlan> (CS_CUDA_PATH_RECURSIVE_LINES_CARRIED, w, h, carried);
+    if (!plan)
+      return cudaErrorMemoryAllocation;
+    plan_lines_carried (w, h, carried[0], carried[1], c, launches_overlap (dev), plan->lines);
+    plan->scratch_bytes = t_bytes + weights_bytes (w, h) + carries_bytes (w, h);
+    *out = plan;
+    return cudaSuccess;
+  }
+
+  const bool yvv = p.algorithm == CS_RECURSIVE_YOUNG_VAN_VLIET, carry = cs_recursive_carries (&p);
+  if (carry) {
+    segments[0] = carried_segments (segments[0], w);
+    segments[1] = carried_segments (segments[1], h);
+  }
+  SweptPlan *plan = new_plan<SweptPlan> (yvv ? CS_CUDA_PATH_RECURSIVE_YVV
+                                             : carry ? CS_CUDA_PATH_RECURSIVE_SWEPT_CARRIED : CS_CUDA_PATH_RECURSIVE_SWEPT,
+      w, h, segments);
+  if (!plan)
+    return cudaErrorMemoryAllocation;
+  plan->rows = { { w, h, segments[0] }, warmup };
+  plan->cols = { { h, w, segments[1] }, warmup };
+  plan->yvv = yvv;
+  plan->carry = carry;
+  plan->shared_bytes = columns_on_chip_threads (plan->cols) ?
+      (size_t) div_up (h, segments[1]) * kParkBytesPerSample * columns_on_chip_threads (plan->cols) : 0;
+  if (yvv) {
+    CsYvvCoeffs yvv_c;
+    cs_yvv_coeffs (p.sigma, &yvv_c);
+    YvvK &k = plan->yvv_k;
+    k.B = yvv_c.B;
+    k.a1 = yvv_c.a1;
+    k.a2 = yvv_c.a2;
+    k.a3 = yvv_c.a3;
+    for (int r = 0; r < 3; r++)
+      for (int j = 0; j < 3; j++)
+        k.M[r][j] = yvv_c.M[r][j];
+    plan->scratch_bytes = t_bytes + plane_pitch (w, 16) * h;
+    plan->shared_bytes = 0;
+  } else {
+    UniformFilter &f = plan->filter;
+    for (int i = 0; i < 2; i++) {
+      f.b[i] = cx ((float) c.b[i].re, (float) c.b[i].im);
+      uniform_x (c, i, plan->poles.x_re[i], plan->poles.x_im[i]);
+      plan->poles.log_abs_b[i] = c.b_log_abs[i];
+      plan->poles.arg_b[i] = c.b_arg[i];
+      f.x[i] = cx ((float) plan->poles.x_re[i], (float) plan->poles.x_im[i]);
+    }
+    f.warmup = warmup;
+    f.carried.states = nullptr;
+    plan->jumps[0] = carry_jumps (c, w / segments[0]);
+    plan->jumps[1] = carry_jumps (c, h / segments[1]);
+    plan->scratch_bytes = 2 * t_bytes + (carry ? weights_bytes (w, h) + carries_bytes (w, h) : 0);
+  }
+  *out = plan;
+  return cudaSuccess;
+}
+
+}  // namespace cs

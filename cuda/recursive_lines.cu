@@ -29,26 +29,10 @@
 #include "cs_mma.cuh"
 #include "cs_carry.cuh"
 #include "cs_launch.cuh"
-#include "cs_memo.cuh"
 
 #include <string.h>
 
 namespace cs {
-
-static constexpr int kSegment = 64, kMaxPad = 64, kLinesPerBlock = 16, kThreads = 128;
-static constexpr int kMaxSteps = 12;                        /* K <= 192 */
-static constexpr int kMaxPairs = 16 * kMaxSteps + kSegment - 2;
-static constexpr int kColumnsPerBlock = 32, kColumnStride = kColumnsPerBlock + 8;   /* 80 B rows: ldmatrix without bank conflicts */
-/* the row pass's alpha rows, 33 words: no bank conflicts across rows */
-static constexpr int kAlphaStride = kSegment + 2;
-
-struct LinesParams {
-  int width, height, segments, pad, warmup;
-  /* (m(d), m(d − 1)) in fp16, d = P − 16·steps + 2 .. P + 63, as in recursive_tile.cu */
-  unsigned int pairs[kMaxPairs];
-  /* (−c(i + P), c(i + P − K)) in fp16, i = 0..63: the end samples' coefficients */
-  unsigned int ends[kSegment];
-};
 
 /* Carried starts (recursive_lines_carried): per segment and line the scanned states of
  * cs_carry.cuh, h⁺[st − 1] and h⁻[en], and the powers b_i^m that carry them into the segment.
@@ -114,11 +98,11 @@ __device__ __forceinline__ void stage_rows (const Lines &in, const LinesParams &
 {
   constexpr int K = 16 * S;
   const unsigned int first = in.alpha_first ? 1u : 0u;
-  static_assert (kLinesPerBlock * K / 2 == S * kThreads, "S sample pairs per thread");
+  static_assert (kLinesPerBlock * K / 2 == S * kLinesThreads, "S sample pairs per thread");
   unsigned int words[S][2];
 #pragma unroll
   for (int j = 0; j < S; j++) {
-    const int it = tid + j * kThreads, r = it / (K / 2), k = 2 * (it % (K / 2));
+    const int it = tid + j * kLinesThreads, r = it / (K / 2), k = 2 * (it % (K / 2));
     const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at (min (y_first + r, p.height - 1), 0));
     const int x = w.k0 + k;
     if (x >= w.s && x + 1 <= w.e && (reinterpret_cast<uintptr_t> (row + x) & 7) == 0) {
@@ -133,7 +117,7 @@ __device__ __forceinline__ void stage_rows (const Lines &in, const LinesParams &
   }
 #pragma unroll
   for (int j = 0; j < S; j++) {
-    const int it = tid + j * kThreads, r = it / (K / 2), k = 2 * (it % (K / 2));
+    const int it = tid + j * kLinesThreads, r = it / (K / 2), k = 2 * (it % (K / 2));
 #pragma unroll
     for (int ch = 0; ch < 3; ch++)
       *reinterpret_cast<unsigned int *> (&f_plane[ch][r][k]) =
@@ -155,7 +139,7 @@ __device__ __forceinline__ void stage_columns (const Lines &t_in, const LinesPar
     int x_first, int tid, __half (*t_plane)[16 * S][kColumnStride], unsigned char (*alpha)[kColumnsPerBlock])
 {
   constexpr int K = 16 * S;
-  static_assert (K * kColumnsPerBlock / 2 == 2 * S * kThreads, "2S pixel pairs per thread");
+  static_assert (K * kColumnsPerBlock / 2 == 2 * S * kLinesThreads, "2S pixel pairs per thread");
   constexpr int kBatch = S <= 6 ? S : S / 2;
 #pragma unroll 1
   for (int j0 = 0; j0 < 2 * S; j0 += kBatch) {
@@ -164,7 +148,7 @@ __device__ __forceinline__ void stage_columns (const Lines &t_in, const LinesPar
     for (int j = 0; j < kBatch; j++) {
       if (j0 + j >= 2 * S)
         break;
-      const int it = tid + (j0 + j) * kThreads, r = it / (kColumnsPerBlock / 2),
+      const int it = tid + (j0 + j) * kLinesThreads, r = it / (kColumnsPerBlock / 2),
                 c = 2 * (it % (kColumnsPerBlock / 2));
       const int y = clampi (w.k0 + r, w.s, w.e), x = x_first + c;   /* even: the pair is 16-byte aligned */
       if (x + 1 < p.width) {
@@ -180,7 +164,7 @@ __device__ __forceinline__ void stage_columns (const Lines &t_in, const LinesPar
     for (int j = 0; j < kBatch; j++) {
       if (j0 + j >= 2 * S)
         break;
-      const int it = tid + (j0 + j) * kThreads, r = it / (kColumnsPerBlock / 2), c = 2 * (it % (kColumnsPerBlock / 2));
+      const int it = tid + (j0 + j) * kLinesThreads, r = it / (kColumnsPerBlock / 2), c = 2 * (it % (kColumnsPerBlock / 2));
       /* (r, g), (b, a) of each -> (r0, r1), (g0, g1), (b0, b1) */
       *reinterpret_cast<unsigned int *> (&t_plane[0][r][c]) = __byte_perm (v[j][0].x, v[j][1].x, 0x5410);
       *reinterpret_cast<unsigned int *> (&t_plane[1][r][c]) = __byte_perm (v[j][0].x, v[j][1].x, 0x7632);
@@ -200,7 +184,7 @@ __device__ __forceinline__ void stage_columns (const Lines &t_in, const LinesPar
  * 6–21 (NOTES.md, seventeenth session). Carried: seven (72 registers; at 64 the start terms
  * spill 52 bytes). */
 template <int S, bool kCarried>
-__global__ void __launch_bounds__ (kThreads, kCarried ? 7 : 8)
+__global__ void __launch_bounds__ (kLinesThreads, kCarried ? 7 : 8)
 recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
 {
   constexpr int K = 16 * S, kStride = K + 8, kPairs = 16 * S + kSegment - 2;
@@ -250,10 +234,10 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
         states[ch][h] = *c.states.at (blockIdx.x, start_component (t, ch), min (y_first + g + 8 * h, p.height - 1));
     __syncthreads ();
   } else {
-    for (int i = tid; i < kPairs; i += kThreads)
+    for (int i = tid; i < kPairs; i += kLinesThreads)
       pairs[i] = p.pairs[i];
     __syncthreads ();
-    for (int i = tid; i < kPairs; i += kThreads)
+    for (int i = tid; i < kPairs; i += kLinesThreads)
       row_words[i] = make_uint2 (pairs[i], pairs[max (i - 8, 0)]);
     __syncthreads ();
 #pragma unroll
@@ -330,7 +314,7 @@ template <int S, bool kCarried>
 /* At most 128 registers: four blocks per SM (K = 192 takes 122 since T brings alpha; before,
  * it spilled 12 bytes and was still 10 % faster at 4K than 133 registers at three blocks:
  * NOTES.md, v13). */
-__global__ void __launch_bounds__ (kThreads, 4)
+__global__ void __launch_bounds__ (kLinesThreads, 4)
 recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
 {
   constexpr int K = 16 * S, kPairs = 16 * S + kSegment - 2;
@@ -351,7 +335,7 @@ recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
   /* carried: A of the start terms, β of rows g, g + 8 of m-tile `warp` (hi, then lo) */
   unsigned int beta_first[4] = { 0u, 0u, 0u, 0u }, beta_second[4] = { 0u, 0u, 0u, 0u };
   if constexpr (!kCarried) {
-    for (int i = tid; i < kPairs; i += kThreads)
+    for (int i = tid; i < kPairs; i += kLinesThreads)
       pairs[i] = p.pairs[i];
     __syncthreads ();
   }
@@ -391,21 +375,21 @@ recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
   __shared__ __align__ (4) unsigned char alpha[kSegment][kColumnsPerBlock];
   /* carried: the block's states (32 columns × 12 components), loaded with T's window and
    * parked in shared memory, so that neither half of the products waits on a load of its own */
-  constexpr int kBlockStates = kCarryComponents * kColumnsPerBlock, kStatesPerThread = kBlockStates / kThreads;
-  static_assert (kBlockStates % kThreads == 0, "the block's states spread evenly");
+  constexpr int kBlockStates = kCarryComponents * kColumnsPerBlock, kStatesPerThread = kBlockStates / kLinesThreads;
+  static_assert (kBlockStates % kLinesThreads == 0, "the block's states spread evenly");
   __shared__ float2 block_states[kCarried ? kCarryComponents : 1][kColumnsPerBlock];
   float2 my_states[kCarried ? kStatesPerThread : 1];
   if constexpr (kCarried)
 #pragma unroll
     for (int i = 0; i < kStatesPerThread; i++) {
-      const int item = tid + i * kThreads, column = item % kColumnsPerBlock;
+      const int item = tid + i * kLinesThreads, column = item % kColumnsPerBlock;
       my_states[i] = *c.states.at (blockIdx.y, item / kColumnsPerBlock, min (x_first + column, p.width - 1));
     }
   stage_columns<S> (t_in, p, w, x_first, tid, t_plane, alpha);
   if constexpr (kCarried)
 #pragma unroll
     for (int i = 0; i < kStatesPerThread; i++) {
-      const int item = tid + i * kThreads;
+      const int item = tid + i * kLinesThreads;
       block_states[item / kColumnsPerBlock][item % kColumnsPerBlock] = my_states[i];
     }
   __syncthreads ();
@@ -492,17 +476,6 @@ recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
  * lo = v − hi, scaled by a power of two into fp16's normal range: the products then have
  * the float sums' precision, which the scan needs (each state feeds every later segment).
  * The causal coefficients depend on the segment's length, n/B or n/B + 1 (two tables). */
-static constexpr int kCarriedSteps = 5;   /* K = 80: 64 + 2·4 rounded up */
-
-struct CarriedTables {
-  /* [pass][length − n/B][k-step][lane]: (hi of rows 2t, 2t + 1; hi of rows 2t + 8, 2t + 9;
-   * lo of the same), column g of the coefficient matrix */
-  uint4 carry[2][2][kCarriedSteps][32];
-  uint2 powers[kSegment + 1][2];   /* CarriedStarts::powers */
-  /* the passes' LinesParams::pairs and ::ends (the same for both) */
-  unsigned int pairs[16 * kCarriedSteps + kSegment - 2], ends[kSegment];
-};
-
 /* A copy of the tables into device memory, so that the kernels read them by lane through
  * the caches (a kernel parameter indexed per lane would serialise on the constant cache). */
 __global__ void upload_tables (CarriedTables src, CarriedTables *dst)
@@ -515,7 +488,7 @@ __global__ void upload_tables (CarriedTables src, CarriedTables *dst)
 
 /* Rows: a block per (segment, 16 rows) stages the window as recursive_rows_mma does; warp ch
  * multiplies channel ch's samples by the coefficients (hi, then lo). */
-__global__ void __launch_bounds__ (kThreads)
+__global__ void __launch_bounds__ (kLinesThreads)
 carry_rows_mma (Lines in, LinesParams p, const CarriedTables *tables, Carries out, float unscale)
 {
   constexpr int S = kCarriedSteps, kStride = 16 * S + 8;
@@ -556,7 +529,7 @@ carry_rows_mma (Lines in, LinesParams p, const CarriedTables *tables, Carries ou
 /* Columns: a block per (32 columns, segment) stages T as recursive_columns_mma does; warp n
  * takes columns 8n .. 8n + 7: the coefficients are A (rows g: hi of column g, rows g + 8: its
  * lo), the samples B. */
-__global__ void __launch_bounds__ (kThreads)
+__global__ void __launch_bounds__ (kLinesThreads)
 carry_columns_mma (Lines t_in, LinesParams p, const CarriedTables *tables, Carries out, float unscale)
 {
   constexpr int S = kCarriedSteps;
@@ -611,7 +584,7 @@ static int lines_steps (int warmup)
 
 bool recursive_lines_cover (int n_x, int n_y, int segments_x, int segments_y, int warmup)
 {
-  return warmup > 0 && lines_pad (warmup) <= kMaxPad && segments_x >= 1 && segments_y >= 1 &&
+  return warmup > 0 && lines_pad (warmup) <= kLinesMaxPad && segments_x >= 1 && segments_y >= 1 &&
       div_up (n_x, segments_x) <= kSegment && div_up (n_y, segments_y) <= kSegment;
 }
 
@@ -621,7 +594,7 @@ static void lines_coefficients (const CsDericheCoeffs &coeffs, int pad, int step
 {
   const int K = 16 * steps, d_min = pad - K + 1, d_max = pad + kSegment - 1;
   const int reach = (d_max > -d_min ? d_max : -d_min) + 2;
-  double g[16 * kMaxSteps + kSegment + 4];
+  double g[16 * kLinesMaxSteps + kSegment + 4];
   deriche_step_response (coeffs, reach, g);
   auto m = [&] (int d) { return (d == 0 ? 1.0 : 0.0) + folded_response (g, d) - folded_response (g, d - 1); };
   for (int d = d_min + 1; d <= d_max; d++)
@@ -630,57 +603,44 @@ static void lines_coefficients (const CsDericheCoeffs &coeffs, int pad, int step
     p.ends[i] = pack_halves (fp16_bits (-folded_response (g, i + pad)), fp16_bits (folded_response (g, i + pad - K)));
 }
 
-/* lines_coefficients, remembered on this thread for the last (σ, P, steps) (cs_memo.cuh) */
-static void lines_coefficients_for (const CsDericheCoeffs &c, int pad, int steps, LinesParams &p)
+void plan_lines (int width, int height, int segments_x, int segments_y, int warmup, const CsDericheCoeffs &c,
+    bool overlap, LinesLaunch &l)
 {
-  struct Tables {
-    unsigned int pairs[kMaxPairs], ends[kSegment];
-  };
-  static thread_local LastBuilt<TableKey, Tables> last;
-  const Tables &built = last.get (TableKey { c.sigma, pad, steps }, [&] (Tables &v) {
-    lines_coefficients (c, pad, steps, p);
-    memcpy (v.pairs, p.pairs, sizeof v.pairs);
-    memcpy (v.ends, p.ends, sizeof v.ends);
-  });
-  memcpy (p.pairs, built.pairs, sizeof p.pairs);
-  memcpy (p.ends, built.ends, sizeof p.ends);
-}
-
-template <int S>
-static cudaError_t launch_lines (Lines in, Lines t_rows, Lines t_columns, Lines out, int width, int height,
-    int segments_x, int segments_y, const LinesParams &rows, const LinesParams &columns, cudaStream_t stream)
-{
-  recursive_rows_mma<S, false><<<dim3 (segments_x, div_up (height, kLinesPerBlock)), kThreads, 0, stream>>> (
-      in, t_rows, rows, CarriedStarts ());
-  const cudaError_t err = cudaGetLastError ();
-  if (err != cudaSuccess)
-    return err;
-  return launch_overlapping (recursive_columns_mma<S, false>, dim3 (div_up (width, kColumnsPerBlock), segments_y),
-      dim3 (kThreads), 0, stream, t_columns, out, columns, CarriedStarts ());
-}
-
-cudaError_t recursive_lines (Lines in, Lines t_plane, Lines out, int width, int height, int segments_x,
-    int segments_y, int warmup, const CsDericheCoeffs &c, cudaStream_t stream)
-{
-  if (!recursive_lines_cover (width, height, segments_x, segments_y, warmup))
-    return cudaErrorInvalidValue;
-  const int steps = lines_steps (warmup);
-  LinesParams rows;
+  l.steps = lines_steps (warmup);
+  l.overlap = overlap;
+  LinesParams &rows = l.rows;
   rows.width = width;
   rows.height = height;
   rows.segments = segments_x;
   rows.pad = lines_pad (warmup);
   rows.warmup = warmup;
-  lines_coefficients_for (c, rows.pad, steps, rows);
-  LinesParams columns = rows;
-  columns.segments = segments_y;
-  switch (steps) {
+  lines_coefficients (c, rows.pad, l.steps, rows);
+  l.columns = rows;
+  l.columns.segments = segments_y;
+}
+
+template <int S>
+static cudaError_t launch_steps (Lines in, Lines t_plane, Lines out, const LinesLaunch &l, cudaStream_t stream)
+{
+  recursive_rows_mma<S, false><<<dim3 (l.rows.segments, div_up (l.rows.height, kLinesPerBlock)), kLinesThreads, 0,
+      stream>>> (in, t_plane, l.rows, CarriedStarts ());
+  const cudaError_t err = cudaGetLastError ();
+  if (err != cudaSuccess)
+    return err;
+  return launch_overlapping (l.overlap, recursive_columns_mma<S, false>,
+      dim3 (div_up (l.rows.width, kColumnsPerBlock), l.columns.segments), dim3 (kLinesThreads), 0, stream, t_plane, out,
+      l.columns, CarriedStarts ());
+}
+
+cudaError_t launch_lines (Lines in, Lines t_plane, Lines out, const LinesLaunch &l, cudaStream_t stream)
+{
+  switch (l.steps) {
   case 8:
-    return launch_lines<8> (in, t_plane, t_plane, out, width, height, segments_x, segments_y, rows, columns, stream);
+    return launch_steps<8> (in, t_plane, out, l, stream);
   case 10:
-    return launch_lines<10> (in, t_plane, t_plane, out, width, height, segments_x, segments_y, rows, columns, stream);
+    return launch_steps<10> (in, t_plane, out, l, stream);
   default:
-    return launch_lines<12> (in, t_plane, t_plane, out, width, height, segments_x, segments_y, rows, columns, stream);
+    return launch_steps<12> (in, t_plane, out, l, stream);
   }
 }
 
@@ -786,65 +746,63 @@ static void carried_tables (const CsDericheCoeffs &c, const int shortest[2], Car
 /* One pass with carried starts: its carries, their scan along the lines, and the pass from
  * the scanned states; each launch overlaps the one before it (cs_launch.cuh: 1–3 µs per
  * kernel boundary). */
-static cudaError_t launch_carried_pass (void (*carry) (Lines, LinesParams, const CarriedTables *, Carries, float),
+static cudaError_t launch_carried_pass (bool overlap,
+    void (*carry) (Lines, LinesParams, const CarriedTables *, Carries, float),
     void (*pass) (Lines, Lines, LinesParams, CarriedStarts), dim3 grid, Lines src, Lines dst, const LinesParams &p,
     const CarriedTables *tables, const Carries &states, float unscale, const Segments &lines, const CarryJumps &jumps,
     cudaStream_t stream)
 {
   const CarriedStarts starts = { states, &tables->powers[0][0], tables->pairs, tables->ends };
-  cudaError_t err = launch_overlapping (carry, grid, dim3 (kThreads), 0, stream, src, p, tables, states, unscale);
+  cudaError_t err = launch_overlapping (overlap, carry, grid, dim3 (kLinesThreads), 0, stream, src, p, tables, states,
+      unscale);
   if (err == cudaSuccess)
-    err = launch_overlapping (scan_carries, dim3 (div_up ((long long) lines.n_lines * kCarryComponents, 128)),
+    err = launch_overlapping (overlap, scan_carries, dim3 (div_up ((long long) lines.n_lines * kCarryComponents, 128)),
         dim3 (128), 0, stream, states, lines, jumps);
   if (err == cudaSuccess)
-    err = launch_overlapping (pass, grid, dim3 (kThreads), 0, stream, src, dst, p, starts);
+    err = launch_overlapping (overlap, pass, grid, dim3 (kLinesThreads), 0, stream, src, dst, p, starts);
   return err;
 }
 
-cudaError_t recursive_lines_carried (Lines in, Lines t_plane, Lines out, int width, int height, int segments_x,
-    int segments_y, const CsDericheCoeffs &c, float2 *states, void *tables, cudaStream_t stream)
+void plan_lines_carried (int width, int height, int segments_x, int segments_y, const CsDericheCoeffs &c,
+    bool overlap, CarriedLaunch &l)
 {
-  if (!recursive_lines_carried_cover (width, height, segments_x, segments_y))
-    return cudaErrorInvalidValue;
-  LinesParams rows;
+  l.overlap = overlap;
+  LinesParams &rows = l.rows;
   rows.width = width;
   rows.height = height;
   rows.segments = segments_x;
   rows.pad = lines_pad (1);
   rows.warmup = 1;   /* the kernels take pairs and ends from the tables: rows.pairs stays unset */
-  LinesParams columns = rows;
-  columns.segments = segments_y;
-
-  /* the tables for this σ and these segment lengths, remembered on this thread */
-  struct Built {
-    CarriedTables tables;
-    float unscale[2];
-  };
-  static thread_local LastBuilt<TableKey, Built> last;
+  l.columns = rows;
+  l.columns.segments = segments_y;
   const int shortest[2] = { width / segments_x, height / segments_y };
-  const Built &built = last.get (TableKey { c.sigma, shortest[0], shortest[1] }, [&] (Built &v) {
-    carried_tables (c, shortest, v.tables, v.unscale);
-    LinesParams coefficients;
-    lines_coefficients (c, rows.pad, kCarriedSteps, coefficients);
-    memcpy (v.tables.pairs, coefficients.pairs, sizeof v.tables.pairs);
-    memcpy (v.tables.ends, coefficients.ends, sizeof v.tables.ends);
-  });
-  const CarriedTables &host = built.tables;
-  const float *unscale = built.unscale;
+  carried_tables (c, shortest, l.tables, l.unscale);
+  LinesParams coefficients;
+  lines_coefficients (c, rows.pad, kCarriedSteps, coefficients);
+  memcpy (l.tables.pairs, coefficients.pairs, sizeof l.tables.pairs);
+  memcpy (l.tables.ends, coefficients.ends, sizeof l.tables.ends);
+  for (int pass = 0; pass < 2; pass++)
+    l.jumps[pass] = carry_jumps (c, shortest[pass]);
+}
+
+cudaError_t launch_lines_carried (Lines in, Lines t_plane, Lines out, const CarriedLaunch &l, float2 *states,
+    void *tables, cudaStream_t stream)
+{
+  const int width = l.rows.width, height = l.rows.height, segments_x = l.rows.segments, segments_y = l.columns.segments;
   CarriedTables *device_tables = static_cast<CarriedTables *> (tables);
-  upload_tables<<<div_up (sizeof host / 4, kThreads), kThreads, 0, stream>>> (host, device_tables);
+  upload_tables<<<div_up (sizeof l.tables / 4, kLinesThreads), kLinesThreads, 0, stream>>> (l.tables, device_tables);
 
   const Carries row_states = { states, height, segments_x }, column_states = { states, width, segments_y };
   const Segments row_lines = { width, height, segments_x }, column_lines = { height, width, segments_y };
   cudaError_t err = cudaGetLastError ();
   if (err == cudaSuccess)
-    err = launch_carried_pass (carry_rows_mma, recursive_rows_mma<kCarriedSteps, true>,
-        dim3 (segments_x, div_up (height, kLinesPerBlock)), in, t_plane, rows, device_tables, row_states, unscale[0],
-        row_lines, carry_jumps (c, shortest[0]), stream);
+    err = launch_carried_pass (l.overlap, carry_rows_mma, recursive_rows_mma<kCarriedSteps, true>,
+        dim3 (segments_x, div_up (height, kLinesPerBlock)), in, t_plane, l.rows, device_tables, row_states,
+        l.unscale[0], row_lines, l.jumps[0], stream);
   if (err == cudaSuccess)
-    err = launch_carried_pass (carry_columns_mma, recursive_columns_mma<kCarriedSteps, true>,
-        dim3 (div_up (width, kColumnsPerBlock), segments_y), t_plane, out, columns, device_tables, column_states,
-        unscale[1], column_lines, carry_jumps (c, shortest[1]), stream);
+    err = launch_carried_pass (l.overlap, carry_columns_mma, recursive_columns_mma<kCarriedSteps, true>,
+        dim3 (div_up (width, kColumnsPerBlock), segments_y), t_plane, out, l.columns, device_tables, column_states,
+        l.unscale[1], column_lines, l.jumps[1], stream);
   return err;
 }
 

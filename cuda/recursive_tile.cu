@@ -64,29 +64,10 @@
  */
 #include "cs_recursive_tile.cuh"
 #include "cs_mma.cuh"
-#include "cs_memo.cuh"
 
 #include <string.h>
 
 namespace cs {
-
-static constexpr int kTileThreads = 256, kTileWarps = kTileThreads / 32;
-static constexpr int kMaxPad = 16;                               /* warm-ups up to 16 samples */
-static constexpr int kMaxSteps = (kTileMaxSegment + 2 * kMaxPad) / 16;   /* k-steps of 16: 6 */
-static constexpr int kMaxPairs = 16 * kMaxSteps + kTileMaxSegment - 2;
-
-/* Column products take A fragments indexed by m-tile − k-step: this many per warp. */
-__host__ __device__ constexpr int column_fragments (int steps) { return steps - 1 + kTileMaxSegment / 16; }
-
-struct TileParams {
-  int width, height, segments_x, segments_y, warmup, pad;
-  /* (m(d), m(d − 1)) in fp16 as the low and high halves, d = pad − 16·steps + 2 .. pad + 63:
-   * every fragment register is one of these words */
-  unsigned int pairs[kMaxPairs];
-  /* (−c(i + P), c(i + P − K)), i = 0..63, the window's end samples' coefficients, as fp16
-   * hi and lo parts (lo = the rest of the value after hi) */
-  unsigned int ends_hi[kTileMaxSegment], ends_lo[kTileMaxSegment];
-};
 
 /* T (the rows' result, the columns' input) in a plane of its own, or, with kInPlace, over
  * the first 64 samples of its row once the row's products have read them: 64 KB a block
@@ -100,7 +81,7 @@ struct TileLayout {
   /* the pairs, and per pair index i the row fragment words (P[i], P[i − 8]) and the column
    * fragment words (P[i], P[i + 8], P[i − 8], P[i]), so that a fragment is one load into
    * the registers an mma takes */
-  static constexpr int kPairBytes = kMaxPairs * 4, kRowFragBytes = kMaxPairs * 8, kColFragBytes = kMaxPairs * 16;
+  static constexpr int kPairBytes = kTileMaxPairs * 4, kRowFragBytes = kTileMaxPairs * 8, kColFragBytes = kTileMaxPairs * 16;
   static constexpr int kEndBytes = kTileMaxSegment * 16;   /* per output i: (hi, hi of i + 8, lo, lo of i + 8) */
   static constexpr int kBytes = kFBytes + kTBytes + kColFragBytes + kRowFragBytes + kPairBytes + kEndBytes;
 };
@@ -434,7 +415,7 @@ static int window_steps (int warmup)
 bool recursive_tiles_cover (int n_x, int n_y, int segments_x, int segments_y, int warmup)
 {
   return segments_x >= 1 && segments_y >= 1 && div_up (n_x, segments_x) <= kTileMaxSegment &&
-      div_up (n_y, segments_y) <= kTileMaxSegment && warmup >= 0 && window_pad (warmup) <= kMaxPad;
+      div_up (n_y, segments_y) <= kTileMaxSegment && warmup >= 0 && window_pad (warmup) <= kTileMaxPad;
 }
 
 /* m(d) and the end coefficients from the recursion's response (cs_mma.cuh), as the fp16
@@ -444,7 +425,7 @@ static void tile_coefficients (const CsDericheCoeffs &c, int pad, int steps, Til
   /* g: the response to Δ = δ[0], over the longest reach a window needs */
   const int K = 16 * steps, d_min = pad - K + 1, d_max = pad + kTileMaxSegment - 1;
   const int reach = (d_max > -d_min ? d_max : -d_min) + 2;
-  double gr[kMaxPairs + 4];
+  double gr[kTileMaxPairs + 4];
   deriche_step_response (c, reach, gr);
   auto m = [&] (int d) { return (d == 0 ? 1.0 : 0.0) + folded_response (gr, d) - folded_response (gr, d - 1); };
   for (int d = d_min + 1; d <= d_max; d++)
@@ -458,61 +439,84 @@ static void tile_coefficients (const CsDericheCoeffs &c, int pad, int steps, Til
   }
 }
 
-/* Three blocks per SM (80 registers) where the frame has at least four waves of them, two
- * (128 registers, the channels' products interleaved) below that. Measured on an H100
- * (NOTES.md): three 7–8 % faster at 4K (2040 tiles, 5.2 waves of three), two 5–8 % faster
- * at 1080p (510 tiles, 1.3 waves: the last would run on SMs holding one block each). */
-static bool three_blocks_per_sm (const CsCudaDevice *dev, int tiles)
+template <int S, bool kInPlace>
+static constexpr int tile_bytes ()
 {
-  return dev != nullptr && (long long) tiles >= 4 * 3LL * dev->sm_count;
+  return TileLayout<S, kInPlace>::kBytes;
 }
 
-template <int S, int kBlocksPerSm>
-static cudaError_t launch_tiles (Lines in, Lines out, const TileParams &p, cudaStream_t stream)
+static int instance_bytes (int steps, int blocks_per_sm)
 {
-  const int bytes = TileLayout<S, (kBlocksPerSm >= 3)>::kBytes;
-  const auto kernel = recursive_tile<S, kBlocksPerSm>;
-  cudaError_t err = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-  /* all of the SM's L1 as shared memory whatever this launch's size: the kernel reads the
-   * frame once, and a carveout that follows the size would be re-chosen between frames */
-  if (err == cudaSuccess)
-    err = cudaFuncSetAttribute (kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
-  if (err != cudaSuccess)
-    return err;
-  kernel<<<dim3 (p.segments_x, p.segments_y), kTileThreads, bytes, stream>>> (in, out, p);
-  return cudaGetLastError ();
+  if (steps <= 5)
+    return blocks_per_sm >= 3 ? tile_bytes<5, true> () : tile_bytes<5, false> ();
+  return blocks_per_sm >= 3 ? tile_bytes<6, true> () : tile_bytes<6, false> ();
 }
 
-cudaError_t recursive_tiles (Lines in, Lines out, int width, int height, int segments_x, int segments_y,
-    int warmup, const CsDericheCoeffs &c, const CsCudaDevice *dev, cudaStream_t stream)
+/* The kernel's instance for a frame of `tiles` tiles: three blocks per SM (80 registers, T
+ * over the samples) where the frame has the policy's waves of them, two (128 registers, T
+ * in a plane of its own) below that, as measured (cs_policy.cuh); and three wherever two's
+ * shared memory is more than a block may take. False when neither fits the device. */
+static bool tile_instance (int warmup, long long tiles, const CsCudaDevice &dev, const Policy &policy, int &steps,
+    int &blocks_per_sm, int &bytes)
 {
-  if (!recursive_tiles_cover (width, height, segments_x, segments_y, warmup) || !in.steps_fit_32_bits () ||
-      !out.steps_fit_32_bits ())
-    return cudaErrorInvalidValue;
-  TileParams p;
+  steps = window_steps (warmup) <= 5 ? 5 : 6;
+  blocks_per_sm = tiles >= (long long) policy.recursive_tile_three_block_waves * 3 * dev.sm_count ||
+          instance_bytes (steps, 2) > dev.max_shared_per_block ? 3 : 2;
+  bytes = instance_bytes (steps, blocks_per_sm);
+  return bytes <= dev.max_shared_per_block;
+}
+
+bool recursive_tiles_fit (int warmup, long long tiles, const CsCudaDevice &dev, const Policy &policy)
+{
+  int steps, blocks_per_sm, bytes;
+  return window_pad (warmup) <= kTileMaxPad && tile_instance (warmup, tiles, dev, policy, steps, blocks_per_sm, bytes);
+}
+
+bool plan_tiles (int width, int height, int segments_x, int segments_y, int warmup, const CsDericheCoeffs &c,
+    const CsCudaDevice &dev, const Policy &policy, TileLaunch &t)
+{
+  if (!recursive_tiles_cover (width, height, segments_x, segments_y, warmup) ||
+      !tile_instance (warmup, (long long) segments_x * segments_y, dev, policy, t.steps, t.blocks_per_sm,
+          t.shared_bytes))
+    return false;
+  TileParams &p = t.p;
   p.width = width;
   p.height = height;
   p.segments_x = segments_x;
   p.segments_y = segments_y;
   p.warmup = warmup;
   p.pad = window_pad (warmup);
-  const int steps = window_steps (warmup) <= 5 ? 5 : 6;   /* the kernel's instances */
-  struct Tables {
-    unsigned int pairs[kMaxPairs], ends_hi[kTileMaxSegment], ends_lo[kTileMaxSegment];
-  };
-  static thread_local LastBuilt<TableKey, Tables> last;
-  const Tables &built = last.get (TableKey { c.sigma, p.pad, steps }, [&] (Tables &v) {
-    tile_coefficients (c, p.pad, steps, p);
-    memcpy (v.pairs, p.pairs, sizeof v.pairs);
-    memcpy (v.ends_hi, p.ends_hi, sizeof v.ends_hi);
-    memcpy (v.ends_lo, p.ends_lo, sizeof v.ends_lo);
-  });
-  memcpy (p.pairs, built.pairs, sizeof p.pairs);
-  memcpy (p.ends_hi, built.ends_hi, sizeof p.ends_hi);
-  memcpy (p.ends_lo, built.ends_lo, sizeof p.ends_lo);
-  if (three_blocks_per_sm (dev, segments_x * segments_y))
-    return steps <= 5 ? launch_tiles<5, 3> (in, out, p, stream) : launch_tiles<6, 3> (in, out, p, stream);
-  return steps <= 5 ? launch_tiles<5, 2> (in, out, p, stream) : launch_tiles<6, 2> (in, out, p, stream);
+  tile_coefficients (c, p.pad, t.steps, p);
+  t.attributes_set = false;
+  return true;
+}
+
+template <int S, int kBlocksPerSm>
+static cudaError_t launch_instance (Lines in, Lines out, const TileLaunch &t, cudaStream_t stream)
+{
+  const auto kernel = recursive_tile<S, kBlocksPerSm>;
+  if (!t.attributes_set) {
+    /* once per plan: the kernel's shared memory, and all of the SM's L1 as shared memory
+     * whatever this launch's size (the kernel reads the frame once) */
+    cudaError_t err = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, t.shared_bytes);
+    if (err == cudaSuccess)
+      err = cudaFuncSetAttribute (kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+          cudaSharedmemCarveoutMaxShared);
+    if (err != cudaSuccess)
+      return err;
+    t.attributes_set = true;
+  }
+  kernel<<<dim3 (t.p.segments_x, t.p.segments_y), kTileThreads, t.shared_bytes, stream>>> (in, out, t.p);
+  return cudaGetLastError ();
+}
+
+cudaError_t launch_tiles (Lines in, Lines out, const TileLaunch &t, cudaStream_t stream)
+{
+  if (!in.steps_fit_32_bits () || !out.steps_fit_32_bits ())
+    return cudaErrorInvalidValue;
+  if (t.blocks_per_sm >= 3)
+    return t.steps <= 5 ? launch_instance<5, 3> (in, out, t, stream) : launch_instance<6, 3> (in, out, t, stream);
+  return t.steps <= 5 ? launch_instance<5, 2> (in, out, t, stream) : launch_instance<6, 2> (in, out, t, stream);
 }
 
 }  // namespace cs

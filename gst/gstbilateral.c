@@ -43,7 +43,11 @@ enum
   N_PROPS,
 };
 
-G_DEFINE_TYPE (GstBilateral, gst_bilateral, GST_TYPE_CUDA_SMOOTH_FILTER);
+GST_DEBUG_CATEGORY_STATIC (gst_bilateral_debug);
+#define GST_CAT_DEFAULT gst_bilateral_debug
+
+G_DEFINE_TYPE_WITH_CODE (GstBilateral, gst_bilateral, GST_TYPE_CUDA_SMOOTH_FILTER,
+    GST_DEBUG_CATEGORY_INIT (gst_bilateral_debug, "bilateral", 0, "bilateral element"));
 GST_ELEMENT_REGISTER_DEFINE (bilateral, "bilateral", GST_RANK_NONE, GST_TYPE_BILATERAL);
 
 static GType
@@ -74,35 +78,46 @@ mode_get_type (void)
   return type;
 }
 
-static gboolean
-snapshot (GstCudaSmoothFilter * filter, GstCudaSmoothParams * params)
+static void
+get_params (GstCudaSmoothFilter * filter, gpointer params)
 {
-  GstBilateral *self = GST_BILATERAL (filter);
-  params->bilateral = self->params;
-  return cs_bilateral_is_identity (&self->params);
+  *(CsBilateralParams *) params = GST_BILATERAL (filter)->params;
+}
+
+static gboolean
+is_identity (gconstpointer params)
+{
+  return cs_bilateral_is_identity (params);
 }
 
 static int
-filter_cpu (const GstCudaSmoothParams * params, const CsImage * src, CsImage * dst, int n_threads,
-    CsCpuWorkspace * ws)
+filter_cpu (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads, CsCpuWorkspace * ws)
 {
-  return cs_cpu_bilateral (src, dst, &params->bilateral, n_threads, ws);
+  return cs_cpu_bilateral (src, dst, params, n_threads, ws);
+}
+
+static size_t
+cpu_workspace_bytes (gconstpointer params, int width, int height, int n_threads)
+{
+  return cs_cpu_bilateral_workspace_bytes (params, width, height, n_threads);
 }
 
 #ifdef HAVE_CUDA
-static size_t
-cuda_scratch_bytes (const GstCudaSmoothParams * params, int width, int height)
-{
-  return cs_cuda_bilateral_scratch_bytes (width, height, &params->bilateral);
-}
-
 static cudaError_t
-filter_cuda (const GstCudaSmoothParams * params, const CsCudaImage * src, const CsCudaImage * dst,
-    const CsCudaDevice * dev, void *scratch, size_t scratch_bytes, cudaStream_t stream)
+cuda_plan_new (gconstpointer params, int width, int height, const CsCudaDevice * dev, CsCudaPlan ** plan)
 {
-  return cs_cuda_bilateral (src, dst, &params->bilateral, dev, scratch, scratch_bytes, stream);
+  return cs_cuda_bilateral_plan_new (params, width, height, dev, plan);
 }
 #endif
+
+/* Properties are fields of the parameters (gst_cuda_smooth_filter_set_field_property);
+ * every change is logged in the element's own category. */
+static void
+set_property (GObject * object, guint prop_id, const GValue * value, GParamSpec * pspec)
+{
+  gst_cuda_smooth_filter_set_field_property (object, prop_id, value, pspec);
+  GST_DEBUG_OBJECT (object, "%s set", pspec->name);
+}
 
 /* Where each property lives (gst_cuda_smooth_filter_set_field_property). */
 static const gsize field_offsets[N_PROPS] = {
@@ -122,7 +137,7 @@ gst_bilateral_class_init (GstBilateralClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstCudaSmoothFilterClass *filter_class = GST_CUDA_SMOOTH_FILTER_CLASS (klass);
 
-  gobject_class->set_property = gst_cuda_smooth_filter_set_field_property;
+  gobject_class->set_property = set_property;
   gobject_class->get_property = gst_cuda_smooth_filter_get_field_property;
   filter_class->field_offsets = field_offsets;
   filter_class->n_field_offsets = N_PROPS;
@@ -156,11 +171,13 @@ gst_bilateral_class_init (GstBilateralClass * klass)
   gst_type_mark_as_plugin_api (range_kernel_get_type (), 0);
   gst_type_mark_as_plugin_api (mode_get_type (), 0);
 
-  filter_class->snapshot = snapshot;
+  filter_class->params_size = sizeof (CsBilateralParams);
+  filter_class->get_params = get_params;
+  filter_class->is_identity = is_identity;
   filter_class->filter_cpu = filter_cpu;
+  filter_class->cpu_workspace_bytes = cpu_workspace_bytes;
 #ifdef HAVE_CUDA
-  filter_class->cuda_scratch_bytes = cuda_scratch_bytes;
-  filter_class->filter_cuda = filter_cuda;
+  filter_class->cuda_plan_new = cuda_plan_new;
 #endif
 }
 

@@ -4,11 +4,12 @@
  * Frame flow. submit_input_buffer lets GstBaseTransform renegotiate and apply QoS, then
  * takes the queued buffer, snapshots the properties and starts the frame: on the CPU path
  * it is filtered at once; on the GPU its upload, kernels and download are enqueued on one
- * of N_SLOTS streams. generate_output hands frames downstream in order, holding back at
- * most `depth` frames still in flight (N_SLOTS − 1 while overlapping, else 0), so that the
- * upload of one frame, the kernels of the next and the download of a third run at once.
- * Serialized events drain held frames first, so nothing is reordered around EOS, caps,
- * segments or custom events; a flush drops them.
+ * of the executor's streams. generate_output hands frames downstream in order, holding back
+ * at most `depth` frames still in flight (GST_CUDA_SMOOTH_SLOTS − 1 while overlapping, else
+ * 0). Serialized events drain held frames first, so nothing is reordered around EOS, caps,
+ * segments or custom events; a flush drops them. A buffer that holds no frame the element
+ * can read (a zero-size GAP buffer, a short one, a video meta that points outside it) is
+ * passed on as an empty GAP buffer with its timestamps, with one warning.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -16,7 +17,14 @@
 
 #include "gstcudasmoothfilter.h"
 
+#include <string.h>
+
 #include <gst/gst.h>
+
+#include "gstcudasmoothcpu.h"
+#include "gstcudasmoothframe.h"
+#include "gstcudasmoothmemory.h"
+#include "gstcudasmoothqueue.h"
 
 #ifdef HAVE_CUDA
 #define GST_USE_UNSTABLE_API
@@ -25,18 +33,18 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
+#include "gstcudasmoothgpu.h"
 #include "gstcudasmoothpinned.h"
+#define N_SLOTS GST_CUDA_SMOOTH_SLOTS
+#else
+#define N_SLOTS 1
 #endif
 
 GST_DEBUG_CATEGORY (gst_cuda_smooth_debug);
 #define GST_CAT_DEFAULT gst_cuda_smooth_debug
 
 #define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
-/* Frames in flight while overlapping: with two, a frame's upload, kernels and download ran
- * as one chain per stream and a 4K edge-aware frame took (0.67 + 0.68 + 0.67) / 2 ms, 1040
- * fps; with three the copy engines and the kernels each stay busy, 1495 fps, the PCIe floor
- * (tests/bench/NOTES.md). Each slot holds its own device frames and scratch. */
-#define N_SLOTS 3
+/* Frames held while overlapping: with the one being submitted, one per stream. */
 #define HELD_FRAMES (N_SLOTS - 1)
 
 enum
@@ -45,21 +53,14 @@ enum
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
   PROP_OVERLAP,
+  PROP_MEMORY_LIMIT,
+  PROP_ACTIVE_BACKEND,
 };
 
 #define DEFAULT_BACKEND GST_CUDA_SMOOTH_BACKEND_AUTO
 #define DEFAULT_DEVICE_ID -1
 #define DEFAULT_OVERLAP GST_CUDA_SMOOTH_OVERLAP_AUTO
-
-/* A frame between submit_input_buffer and generate_output. */
-typedef struct
-{
-  GstBuffer *inbuf;        /* NULL once released */
-  GstBuffer *outbuf;
-  GstVideoFrame in_frame, out_frame;
-  gboolean in_mapped, out_mapped;
-  gint slot;               /* stream the frame's GPU work is on; −1: already complete */
-} Pending;
+#define DEFAULT_MEMORY_LIMIT 0
 
 typedef struct
 {
@@ -67,74 +68,48 @@ typedef struct
   GstCudaSmoothBackend backend;
   gint device_id;
   GstCudaSmoothOverlap overlap;
+  guint64 memory_limit_mib;
+  GstCudaSmoothActiveBackend active;
 
-  /* streaming thread */
+  /* streaming thread (caps, buffers, serialized events) */
   gboolean started;
   gboolean use_cuda;
   GstVideoInfo in_info, out_info;
   gboolean in_cuda_caps, out_cuda_caps, same_caps;
-  int alpha_offset;
-  GQueue pending;
-  guint64 frames;
-  gboolean upstream_live;
-  gboolean live_known;
-  CsCpuWorkspace cpu_ws;
-  int n_threads;
-
+  gpointer params;             /* this frame's parameters, params_size bytes */
+  gpointer cpu_params;         /* the parameters the CPU workspace was reserved for */
+  gboolean have_cpu_params;
+  GstCudaSmoothQueue queue;
+  GstCudaSmoothCpu cpu;
+  gboolean warned_unreadable;  /* since the last caps: one warning for buffers passed on as gaps */
+  GstFlowReturn drain_flow;    /* a drain's flow error at an event, for the next buffer to return */
+  gint upstream_live;          /* atomic, also set from the query thread: −1 unknown, 0, 1 */
 #ifdef HAVE_CUDA
-  GstCudaContext *ctx;
-  CsCudaDevice dev;
-  gboolean have_streams;
-  cudaStream_t streams[N_SLOTS];
-  void *d_in[N_SLOTS], *d_out[N_SLOTS], *scratch[N_SLOTS];
-  size_t d_pitch, scratch_bytes[N_SLOTS];
-  int n_slots;   /* slots the device had memory for, N_SLOTS until one ran out */
+  GstCudaSmoothGpu gpu;
 #endif
 } GstCudaSmoothFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaSmoothFilter, gst_cuda_smooth_filter,
     GST_TYPE_BASE_TRANSFORM, G_ADD_PRIVATE (GstCudaSmoothFilter);
-    GST_DEBUG_CATEGORY_INIT (gst_cuda_smooth_debug, "cudasmooth", 0, "CUDA smoothing filters"));
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_smooth_debug, "cudasmooth", 0, "CUDA smoothing filters (shared base)"));
 
 #define PRIV(self) ((GstCudaSmoothFilterPrivate *) gst_cuda_smooth_filter_get_instance_private (self))
+#define CLASS(self) GST_CUDA_SMOOTH_FILTER_GET_CLASS (self)
 
-GType
-gst_cuda_smooth_backend_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_CUDA_SMOOTH_BACKEND_AUTO, "CUDA when a usable device exists, else the CPU", "auto"},
-    {GST_CUDA_SMOOTH_BACKEND_CUDA, "CUDA only (fail in start without a device)", "cuda"},
-    {GST_CUDA_SMOOTH_BACKEND_CPU, "Multi-threaded CPU path", "cpu"},
-    {0, NULL, NULL},
-  };
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstCudaSmoothBackend", values));
-  return type;
-}
-
-GType
-gst_cuda_smooth_overlap_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_CUDA_SMOOTH_OVERLAP_AUTO, "Overlap unless upstream is live", "auto"},
-    {GST_CUDA_SMOOTH_OVERLAP_ON, "Always hold two frames to overlap transfers and kernels", "on"},
-    {GST_CUDA_SMOOTH_OVERLAP_OFF, "Never hold a frame (no added latency)", "off"},
-    {0, NULL, NULL},
-  };
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstCudaSmoothOverlap", values));
-  return type;
-}
+/* The sizes and interlace modes the filters take: progressive frames, and interlaced ones
+ * whose fields are filtered apart (gstcudasmoothframe.h); not one field per buffer. */
+#define CAPS_FIELDS \
+  ", width = (int) [ 1, 32768 ], height = (int) [ 1, 32768 ], framerate = (fraction) [ 0, max ], " \
+  "interlace-mode = (string) { progressive, interleaved, mixed }"
+G_STATIC_ASSERT (GST_CUDA_SMOOTH_MAX_SIDE == 32768);
 
 GstCaps *
 gst_cuda_smooth_filter_template_caps (void)
 {
-  GstCaps *caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (FORMATS));
+  GstCaps *caps = gst_caps_from_string ("video/x-raw, format = (string) " FORMATS CAPS_FIELDS);
 #ifdef HAVE_CUDA
-  gst_caps_append (caps, gst_caps_from_string (
-          GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, FORMATS)));
+  gst_caps_append (caps, gst_caps_from_string ("video/x-raw(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
+          "), format = (string) " FORMATS CAPS_FIELDS));
 #endif
   return caps;
 }
@@ -143,255 +118,55 @@ void
 gst_cuda_smooth_filter_class_add_pad_templates (GstElementClass * klass)
 {
   GstCaps *caps = gst_cuda_smooth_filter_template_caps ();
-  gst_element_class_add_pad_template (klass,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_element_class_add_pad_template (klass,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (klass, gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (klass, gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
-}
-
-gboolean
-gst_cuda_smooth_filter_uses_cuda (GstCudaSmoothFilter * self)
-{
-  return PRIV (self)->use_cuda;
-}
-
-static int
-alpha_offset_of (GstVideoFormat format)
-{
-  switch (format) {
-    case GST_VIDEO_FORMAT_ARGB:
-    case GST_VIDEO_FORMAT_ABGR:
-    case GST_VIDEO_FORMAT_xRGB:
-    case GST_VIDEO_FORMAT_xBGR:
-      return 0;
-    default:
-      return 3;
-  }
 }
 
 static gboolean
 caps_are_cuda (GstCaps * caps, guint i)
 {
   GstCapsFeatures *f = gst_caps_get_features (caps, i);
-  return f && gst_caps_features_contains (f, "memory:CUDAMemory");
+  return f && gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
 }
 
-/* ------------------------------------------------------------------ CUDA resources */
+static void
+set_active (GstCudaSmoothFilter * self, GstCudaSmoothActiveBackend active)
+{
+  GstCudaSmoothFilterPrivate *priv = PRIV (self);
+  gboolean changed;
+  GST_OBJECT_LOCK (self);
+  changed = priv->active != active;
+  priv->active = active;
+  GST_OBJECT_UNLOCK (self);
+  if (changed)
+    g_object_notify (G_OBJECT (self), "active-backend");
+}
+
+/* ------------------------------------------------------------------ held frames */
 
 #ifdef HAVE_CUDA
 #define CUDA_ERROR(self, err, what) \
   GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("CUDA error: %s", cudaGetErrorName (err)), \
       ("%s failed: %s (%s)", what, cudaGetErrorName (err), cudaGetErrorString (err)))
-
-static void
-free_slot (GstCudaSmoothFilterPrivate * priv, int i)
-{
-  if (priv->d_in[i])
-    cudaFree (priv->d_in[i]);
-  if (priv->d_out[i])
-    cudaFree (priv->d_out[i]);
-  if (priv->scratch[i])
-    cudaFree (priv->scratch[i]);
-  priv->d_in[i] = priv->d_out[i] = priv->scratch[i] = NULL;
-  priv->scratch_bytes[i] = 0;
-}
-
-static void
-free_device_buffers (GstCudaSmoothFilterPrivate * priv)
-{
-  for (int i = 0; i < N_SLOTS; i++)
-    free_slot (priv, i);
-  priv->n_slots = N_SLOTS;
-}
-
-/* The device frames' row pitch for the negotiated width */
-static size_t
-device_pitch (const GstVideoInfo * info)
-{
-  const size_t row = (size_t) GST_VIDEO_INFO_WIDTH (info) * 4;
-  return (row + 511) / 512 * 512;
-}
-
-/* With the context pushed: at least `bytes` of scratch on a slot. */
-static cudaError_t
-ensure_scratch (GstCudaSmoothFilterPrivate * priv, int slot, size_t bytes)
-{
-  cudaError_t err;
-  if (bytes <= priv->scratch_bytes[slot])
-    return cudaSuccess;
-  if (priv->scratch[slot]) {
-    /* the slot's earlier frame may still use it */
-    if ((err = cudaStreamSynchronize (priv->streams[slot])) != cudaSuccess)
-      return err;
-    cudaFree (priv->scratch[slot]);
-    priv->scratch[slot] = NULL;
-    priv->scratch_bytes[slot] = 0;
-  }
-  if ((err = cudaMalloc (&priv->scratch[slot], bytes)) != cudaSuccess)
-    return err;
-  priv->scratch_bytes[slot] = bytes;
-  return cudaSuccess;
-}
-
-/* With the context pushed: the device buffers a frame on `slot` needs (an upload and a
- * download buffer unless its memory is already ours on the device, and scratch), with what
- * was being allocated when it failed. */
-static cudaError_t
-ensure_slot (GstCudaSmoothFilterPrivate * priv, int slot, gboolean need_in, gboolean need_out,
-    size_t scratch_bytes, const char **what)
-{
-  const size_t bytes = priv->d_pitch * GST_VIDEO_INFO_HEIGHT (&priv->in_info);
-  cudaError_t err = cudaSuccess;
-  *what = "allocating the upload buffer";
-  if (need_in && !priv->d_in[slot])
-    err = cudaMalloc (&priv->d_in[slot], bytes);
-  if (err == cudaSuccess && need_out && !priv->d_out[slot]) {
-    *what = "allocating the download buffer";
-    err = cudaMalloc (&priv->d_out[slot], bytes);
-  }
-  if (err == cudaSuccess && scratch_bytes) {
-    *what = "allocating scratch memory";
-    err = ensure_scratch (priv, slot, scratch_bytes);
-  }
-  return err;
-}
-
-static gboolean
-open_cuda (GstCudaSmoothFilter * self, gchar ** why)
-{
-  GstCudaSmoothFilterPrivate *priv = PRIV (self);
-  cudaError_t err = cudaSuccess;
-  gint device_id;
-
-  GST_OBJECT_LOCK (self);
-  device_id = priv->device_id;
-  GST_OBJECT_UNLOCK (self);
-  /* every GstCuda call asserts the driver library is loaded: check first */
-  if (!gst_cuda_load_library ()) {
-    *why = g_strdup ("the NVIDIA driver library (libcuda) could not be loaded");
-    return FALSE;
-  }
-  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id, &priv->ctx)) {
-    *why = g_strdup ("no CUDA context (no driver, no device, or device id out of range)");
-    return FALSE;
-  }
-  if (!gst_cuda_context_push (priv->ctx)) {
-    *why = g_strdup ("cannot make the CUDA context current");
-    gst_clear_object (&priv->ctx);
-    return FALSE;
-  }
-  for (int i = 0; i < N_SLOTS && err == cudaSuccess; i++)
-    err = cudaStreamCreateWithFlags (&priv->streams[i], cudaStreamNonBlocking);
-  if (err == cudaSuccess)
-    err = cs_cuda_device_query (&priv->dev);
-  if (err != cudaSuccess) {
-    for (int i = 0; i < N_SLOTS; i++)
-      if (priv->streams[i])
-        cudaStreamDestroy (priv->streams[i]);
-    memset (priv->streams, 0, sizeof priv->streams);
-  }
-  gst_cuda_context_pop (NULL);
-  if (err != cudaSuccess) {
-    *why = g_strdup_printf ("CUDA runtime: %s", cudaGetErrorName (err));
-    gst_clear_object (&priv->ctx);
-    return FALSE;
-  }
-  priv->have_streams = TRUE;
-  return TRUE;
-}
-
-static void
-close_cuda (GstCudaSmoothFilterPrivate * priv)
-{
-  if (!priv->ctx)
-    return;
-  if (gst_cuda_context_push (priv->ctx)) {
-    for (int i = 0; i < N_SLOTS; i++)
-      if (priv->have_streams && priv->streams[i])
-        cudaStreamSynchronize (priv->streams[i]);
-    free_device_buffers (priv);
-    for (int i = 0; i < N_SLOTS; i++)
-      if (priv->have_streams && priv->streams[i])
-        cudaStreamDestroy (priv->streams[i]);
-    gst_cuda_context_pop (NULL);
-  }
-  memset (priv->streams, 0, sizeof priv->streams);
-  priv->have_streams = FALSE;
-  gst_clear_object (&priv->ctx);
-}
 #endif
 
-/* ------------------------------------------------------------------ held frames */
-
-static void
-release_frames (Pending * p)
-{
-  if (p->in_mapped)
-    gst_video_frame_unmap (&p->in_frame);
-  if (p->out_mapped)
-    gst_video_frame_unmap (&p->out_frame);
-  p->in_mapped = p->out_mapped = FALSE;
-  gst_clear_buffer (&p->inbuf);
-}
-
-/* Waits for a frame's GPU work; returns FALSE (error posted) when it failed. */
+/* GstCudaSmoothWaitFunc of the queue */
 static gboolean
-complete (GstCudaSmoothFilter * self, Pending * p)
+wait_for_slot (gpointer user_data, gint slot)
 {
-  gboolean ok = TRUE;
 #ifdef HAVE_CUDA
-  GstCudaSmoothFilterPrivate *priv = PRIV (self);
-  if (p->slot >= 0) {
-    cudaError_t err = cudaErrorInvalidResourceHandle;
-    if (gst_cuda_context_push (priv->ctx)) {
-      err = cudaStreamSynchronize (priv->streams[p->slot]);
-      gst_cuda_context_pop (NULL);
-    }
-    if (err != cudaSuccess) {
-      CUDA_ERROR (self, err, "cudaStreamSynchronize");
-      ok = FALSE;
-    }
-    p->slot = -1;
+  GstCudaSmoothFilter *self = user_data;
+  const cudaError_t err = gst_cuda_smooth_gpu_wait (&PRIV (self)->gpu, slot);
+  if (err != cudaSuccess) {
+    CUDA_ERROR (self, err, "cudaStreamSynchronize");
+    return FALSE;
   }
 #else
-  (void) self;
+  (void) user_data;
+  (void) slot;
 #endif
-  release_frames (p);
-  return ok;
-}
-
-static void
-drop_pending (GstCudaSmoothFilter * self)
-{
-  GstCudaSmoothFilterPrivate *priv = PRIV (self);
-  Pending *p;
-  while ((p = g_queue_pop_head (&priv->pending))) {
-    complete (self, p);
-    gst_clear_buffer (&p->outbuf);
-    g_free (p);
-  }
-}
-
-/* Pushes every held frame downstream, oldest first. */
-static GstFlowReturn
-drain_pending (GstCudaSmoothFilter * self)
-{
-  GstCudaSmoothFilterPrivate *priv = PRIV (self);
-  GstFlowReturn ret = GST_FLOW_OK;
-  Pending *p;
-  while ((p = g_queue_pop_head (&priv->pending))) {
-    GstBuffer *out = p->outbuf;
-    const gboolean ok = complete (self, p);
-    g_free (p);
-    if (!ok || ret != GST_FLOW_OK) {
-      gst_buffer_unref (out);
-      ret = ok ? ret : GST_FLOW_ERROR;
-      continue;
-    }
-    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
-  }
-  return ret;
+  return TRUE;
 }
 
 static gboolean
@@ -405,167 +180,51 @@ overlapping (GstCudaSmoothFilter * self)
   mode = priv->overlap;
   GST_OBJECT_UNLOCK (self);
   if (mode == GST_CUDA_SMOOTH_OVERLAP_AUTO)
-    return priv->live_known && !priv->upstream_live;
+    return g_atomic_int_get (&priv->upstream_live) == 0;
   return mode == GST_CUDA_SMOOTH_OVERLAP_ON;
+}
+
+/* Frames the element may hold: none on the CPU path. */
+static guint
+frames_held (GstCudaSmoothFilter * self)
+{
+  return PRIV (self)->use_cuda ? HELD_FRAMES : 0;
+}
+
+/* Pushes every held frame. A flow error is one no buffer returns: an EOS posts it, other
+ * events leave it for the next buffer to return. */
+static void
+drain (GstCudaSmoothFilter * self, gboolean eos)
+{
+  GstCudaSmoothFilterPrivate *priv = PRIV (self);
+  const GstFlowReturn ret = gst_cuda_smooth_queue_drain (&priv->queue, GST_BASE_TRANSFORM_SRC_PAD (self));
+  if (ret == GST_FLOW_OK || ret == GST_FLOW_FLUSHING)
+    return;
+  GST_DEBUG_OBJECT (self, "draining held frames: %s", gst_flow_get_name (ret));
+  if (eos && (ret == GST_FLOW_NOT_LINKED || ret < GST_FLOW_EOS))
+    GST_ELEMENT_FLOW_ERROR (self, ret);
+  else if (priv->drain_flow == GST_FLOW_OK)
+    priv->drain_flow = ret;
 }
 
 /* ------------------------------------------------------------------ frame work */
 
-static CsImage
-image_of (GstVideoFrame * frame, int alpha_offset)
-{
-  CsImage img;
-  img.data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-  img.width = GST_VIDEO_FRAME_WIDTH (frame);
-  img.height = GST_VIDEO_FRAME_HEIGHT (frame);
-  img.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-  img.alpha_offset = alpha_offset;
-  return img;
-}
-
-static GstFlowReturn
-filter_on_cpu (GstCudaSmoothFilter * self, Pending * p, gboolean identity,
-    const GstCudaSmoothParams * params)
-{
-  GstCudaSmoothFilterPrivate *priv = PRIV (self);
-  GstCudaSmoothFilterClass *klass = GST_CUDA_SMOOTH_FILTER_GET_CLASS (self);
-
-  if (!gst_video_frame_map (&p->in_frame, &priv->in_info, p->inbuf, GST_MAP_READ) ||
-      !(p->in_mapped = TRUE) ||
-      !gst_video_frame_map (&p->out_frame, &priv->out_info, p->outbuf, GST_MAP_WRITE)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Cannot map a video frame"), (NULL));
-    return GST_FLOW_ERROR;
-  }
-  p->out_mapped = TRUE;
-  CsImage src = image_of (&p->in_frame, priv->alpha_offset);
-  CsImage dst = image_of (&p->out_frame, priv->alpha_offset);
-  if (identity)
-    cs_image_copy (&src, &dst);
-  else if (klass->filter_cpu (params, &src, &dst, priv->n_threads, &priv->cpu_ws) != 0) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("Out of memory on the CPU path"),
-        ("%dx%d frame", src.width, src.height));
-    return GST_FLOW_ERROR;
-  }
-  release_frames (p);
-  return GST_FLOW_OK;
-}
-
-#ifdef HAVE_CUDA
-/* Maps a buffer for the GPU: TRUE with *on_device when it is CUDA memory of our context
- * (device pointer mapped), else mapped as host memory. */
+/* Controller values at the buffer's stream time, then a consistent copy of the properties
+ * into priv->params; TRUE when they leave the frame unchanged. */
 static gboolean
-map_for_gpu (GstCudaSmoothFilterPrivate * priv, GstVideoFrame * frame, GstVideoInfo * info,
-    GstBuffer * buf, GstMapFlags flags, gboolean * on_device)
-{
-  GstMemory *mem = gst_buffer_n_memory (buf) == 1 ? gst_buffer_peek_memory (buf, 0) : NULL;
-  *on_device = mem && gst_is_cuda_memory (mem) && GST_CUDA_MEMORY_CAST (mem)->context == priv->ctx;
-  return gst_video_frame_map (frame, info, buf, flags | (*on_device ? GST_MAP_CUDA : 0));
-}
-
-static GstFlowReturn
-filter_on_gpu (GstCudaSmoothFilter * self, Pending * p, gboolean identity,
-    const GstCudaSmoothParams * params)
-{
-  GstCudaSmoothFilterPrivate *priv = PRIV (self);
-  GstCudaSmoothFilterClass *klass = GST_CUDA_SMOOTH_FILTER_GET_CLASS (self);
-  gboolean in_dev, out_dev;
-  /* one frame at a time needs one slot (cameras keep a third of the device memory) */
-  int slot = overlapping (self) ? (int) (priv->frames++ % priv->n_slots) : 0;
-  const int w = GST_VIDEO_INFO_WIDTH (&priv->in_info), h = GST_VIDEO_INFO_HEIGHT (&priv->in_info);
-  cudaError_t err = cudaSuccess;
-  const char *what = "";
-
-  if (!map_for_gpu (priv, &p->in_frame, &priv->in_info, p->inbuf, GST_MAP_READ, &in_dev) ||
-      !(p->in_mapped = TRUE) ||
-      !map_for_gpu (priv, &p->out_frame, &priv->out_info, p->outbuf, GST_MAP_WRITE, &out_dev)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Cannot map a video frame"), (NULL));
-    return GST_FLOW_ERROR;
-  }
-  p->out_mapped = TRUE;
-  if (!gst_cuda_context_push (priv->ctx)) {
-    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("Cannot make the CUDA context current"), (NULL));
-    return GST_FLOW_ERROR;
-  }
-  const size_t scratch_bytes = identity ? 0 : klass->cuda_scratch_bytes (params, w, h);
-  err = ensure_slot (priv, slot, !in_dev, !out_dev, scratch_bytes, &what);
-  if (err == cudaErrorMemoryAllocation && slot > 0) {
-    /* Slot 0's buffers fitted at negotiation; a device without room for every slot runs
-     * fewer frames in flight rather than none. */
-    cudaGetLastError ();   /* not left for a later check to find */
-    cudaStreamSynchronize (priv->streams[slot]);   /* its earlier frames may use its buffers */
-    free_slot (priv, slot);
-    priv->n_slots = slot;
-    GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
-        ("Not enough GPU memory for %d frames in flight; running %d", N_SLOTS, slot),
-        ("%s for frame slot %d: %s", what, slot, cudaGetErrorName (err)));
-    slot = 0;
-    err = ensure_slot (priv, slot, !in_dev, !out_dev, scratch_bytes, &what);
-  }
-  if (err != cudaSuccess) {
-    gst_cuda_context_pop (NULL);
-    CUDA_ERROR (self, err, what);
-    return GST_FLOW_ERROR;
-  }
-  p->slot = slot;
-  const cudaStream_t stream = priv->streams[slot];
-  CsCudaImage src = { GST_VIDEO_FRAME_PLANE_DATA (&p->in_frame, 0), w, h,
-    (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&p->in_frame, 0), priv->alpha_offset };
-  CsCudaImage dst = { GST_VIDEO_FRAME_PLANE_DATA (&p->out_frame, 0), w, h,
-    (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&p->out_frame, 0), priv->alpha_offset };
-  const CsCudaImage host_out = dst;
-
-  if (!in_dev) {
-    /* system memory, or CUDA memory of another context (mapped to host): upload */
-    what = "cudaMemcpy2DAsync (upload)";
-    err = cudaMemcpy2DAsync (priv->d_in[slot], priv->d_pitch, src.data, src.pitch,
-        (size_t) w * 4, h, cudaMemcpyHostToDevice, stream);
-    src.data = priv->d_in[slot];
-    src.pitch = priv->d_pitch;
-  }
-  if (!out_dev) {
-    dst.data = priv->d_out[slot];
-    dst.pitch = priv->d_pitch;
-  }
-  if (err == cudaSuccess) {
-    if (identity) {
-      what = "copying the frame";
-      err = cs_cuda_copy (&src, &dst, stream);
-    } else {
-      what = "filtering";
-      err = klass->filter_cuda (params, &src, &dst, &priv->dev, priv->scratch[slot],
-          priv->scratch_bytes[slot], stream);
-    }
-  }
-  if (err == cudaSuccess && !out_dev) {
-    what = "cudaMemcpy2DAsync (download)";
-    err = cudaMemcpy2DAsync (host_out.data, host_out.pitch, dst.data, dst.pitch, (size_t) w * 4,
-        h, cudaMemcpyDeviceToHost, stream);
-  }
-  gst_cuda_context_pop (NULL);
-  if (err != cudaSuccess) {
-    CUDA_ERROR (self, err, what);
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
-}
-#endif
-
-/* Controller values at the buffer's stream time, then a consistent copy of the properties. */
-static gboolean
-snapshot_params (GstCudaSmoothFilter * self, GstBuffer * buf, GstCudaSmoothParams * params)
+snapshot_params (GstCudaSmoothFilter * self, GstBuffer * buf)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   const GstClockTime ts = GST_BUFFER_TIMESTAMP (buf);
-  gboolean identity;
   if (GST_CLOCK_TIME_IS_VALID (ts)) {
     const GstClockTime st = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME, ts);
     if (GST_CLOCK_TIME_IS_VALID (st))
       gst_object_sync_values (GST_OBJECT (self), st);
   }
   GST_OBJECT_LOCK (self);
-  identity = GST_CUDA_SMOOTH_FILTER_GET_CLASS (self)->snapshot (self, params);
+  CLASS (self)->get_params (self, PRIV (self)->params);
   GST_OBJECT_UNLOCK (self);
-  return identity;
+  return CLASS (self)->is_identity (PRIV (self)->params);
 }
 
 static void
@@ -573,68 +232,221 @@ learn_liveness (GstCudaSmoothFilter * self)
 {
   GstCudaSmoothFilterPrivate *priv = PRIV (self);
   GstQuery *q;
-  if (priv->live_known)
+  gboolean live;
+  if (g_atomic_int_get (&priv->upstream_live) >= 0)
     return;
   q = gst_query_new_latency ();
   if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), q)) {
-    gst_query_parse_latency (q, &priv->upstream_live, NULL, NULL);
-    priv->live_known = TRUE;
-    GST_DEBUG_OBJECT (self, "upstream is %slive", priv->upstream_live ? "" : "not ");
+    gst_query_parse_latency (q, &live, NULL, NULL);
+    g_atomic_int_set (&priv->upstream_live, live ? 1 : 0);
+    GST_DEBUG_OBJECT (self, "upstream is %slive", live ? "" : "not ");
   }
   gst_query_unref (q);
 }
 
+/* Host bytes the element takes for frames of info with the parameters in priv->params:
+ * the pools it allocates and the CPU path's workspace. */
+static guint64
+host_bytes (GstCudaSmoothFilter * self, guint64 * workspace)
+{
+  GstCudaSmoothFilterPrivate *priv = PRIV (self);
+  const guint64 frame = GST_VIDEO_INFO_SIZE (&priv->in_info);
+  /* the output pool (2 + the frames held) and the pool proposed upstream (held + 1),
+   * where those are host memory */
+  const guint64 out_frames = priv->out_cuda_caps ? 0 : 2 + frames_held (self);
+  const guint64 in_frames = priv->in_cuda_caps ? 0 : 1 + frames_held (self);
+  *workspace = priv->use_cuda ? 0 : gst_cuda_smooth_cpu_workspace_bytes (&priv->cpu, priv->params, &priv->in_info);
+  return (out_frames + in_frames) * frame + *workspace;
+}
+
+/* Posts an error and returns FALSE when frames of the current caps and parameters would
+ * take more host memory than the limit. */
+static gboolean
+within_memory_limit (GstCudaSmoothFilter * self)
+{
+  GstCudaSmoothFilterPrivate *priv = PRIV (self);
+  const gchar *source;
+  guint64 mib, workspace;
+  GST_OBJECT_LOCK (self);
+  mib = priv->memory_limit_mib;
+  GST_OBJECT_UNLOCK (self);
+  const guint64 limit = gst_cuda_smooth_memory_limit (mib, &source), need = host_bytes (self, &workspace);
+  GST_DEBUG_OBJECT (self, "host memory: %" G_GUINT64_FORMAT " bytes (workspace %" G_GUINT64_FORMAT "), limit %"
+      G_GUINT64_FORMAT " (%s)", need, workspace, limit, source);
+  if (need <= limit)
+    return TRUE;
+  GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+      ("%dx%d frames need %" G_GUINT64_FORMAT " MiB of memory, more than the limit of %" G_GUINT64_FORMAT " MiB",
+          GST_VIDEO_INFO_WIDTH (&priv->in_info), GST_VIDEO_INFO_HEIGHT (&priv->in_info), (need + (1 << 20) - 1) >> 20,
+          limit >> 20),
+      ("%s path: frames %" G_GUINT64_FORMAT " MiB, workspace %" G_GUINT64_FORMAT " MiB; the limit is %s; raise "
+          "memory-limit (MiB) to allow more", priv->use_cuda ? "GPU" : "CPU", (need - workspace) >> 20,
+          workspace >> 20, source));
+  return FALSE;
+}
+
+/* The CPU workspace for the parameters in priv->params (reserved again only when they
+ * change, and checked against the memory limit then). */
+static gboolean
+ensure_cpu_workspace (GstCudaSmoothFilter * self)
+{
+  GstCudaSmoothFilterPrivate *priv = PRIV (self);
+  const gsize size = CLASS (self)->params_size;
+  if (priv->have_cpu_params && !memcmp (priv->cpu_params, priv->params, size))
+    return TRUE;
+  if (!within_memory_limit (self))
+    return FALSE;
+  if (gst_cuda_smooth_cpu_reserve (&priv->cpu, priv->params, &priv->in_info) != 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("Out of memory for the CPU path's workspace"),
+        ("%" G_GSIZE_FORMAT " bytes for %dx%d frames", gst_cuda_smooth_cpu_workspace_bytes (&priv->cpu, priv->params,
+                &priv->in_info), GST_VIDEO_INFO_WIDTH (&priv->in_info), GST_VIDEO_INFO_HEIGHT (&priv->in_info)));
+    return FALSE;
+  }
+  memcpy (priv->cpu_params, priv->params, size);
+  priv->have_cpu_params = TRUE;
+  return TRUE;
+}
+
+/* Maps the frame's input (for the GPU when it runs there); FALSE with *why when the buffer
+ * holds no frame it can read. */
+static gboolean
+map_input (GstCudaSmoothFilter * self, GstCudaSmoothPending * p, gboolean * on_device, gchar ** why)
+{
+  GstCudaSmoothFilterPrivate *priv = PRIV (self);
+  *on_device = FALSE;
+#ifdef HAVE_CUDA
+  if (priv->use_cuda)
+    return (p->in_mapped = gst_cuda_smooth_gpu_map (&priv->gpu, &p->in_frame, p->inbuf, GST_MAP_READ, on_device, why));
+#endif
+  return (p->in_mapped = gst_cuda_smooth_frame_map (&p->in_frame, &priv->in_info, p->inbuf, GST_MAP_READ, why));
+}
+
+static gboolean
+map_output (GstCudaSmoothFilter * self, GstCudaSmoothPending * p, gboolean * on_device, gchar ** why)
+{
+  GstCudaSmoothFilterPrivate *priv = PRIV (self);
+  *on_device = FALSE;
+#ifdef HAVE_CUDA
+  if (priv->use_cuda)
+    return (p->out_mapped = gst_cuda_smooth_gpu_map (&priv->gpu, &p->out_frame, p->outbuf, GST_MAP_WRITE, on_device,
+            why));
+#endif
+  return (p->out_mapped = gst_cuda_smooth_frame_map (&p->out_frame, &priv->out_info, p->outbuf, GST_MAP_WRITE, why));
+}
+
+/* An input buffer without a readable frame: an empty GAP buffer in its place. */
+static void
+pass_on_as_gap (GstCudaSmoothFilter * self, GstCudaSmoothPending * p, const gchar * why)
+{
+  GstCudaSmoothFilterPrivate *priv = PRIV (self);
+  if (!priv->warned_unreadable) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("A buffer that holds no readable frame is passed on as a gap"),
+        ("%s (pts %" GST_TIME_FORMAT "%s); later ones are logged only", why,
+            GST_TIME_ARGS (GST_BUFFER_PTS (p->inbuf)),
+            GST_BUFFER_FLAG_IS_SET (p->inbuf, GST_BUFFER_FLAG_GAP) ? ", a GAP buffer" : ""));
+    priv->warned_unreadable = TRUE;
+  } else {
+    GST_DEBUG_OBJECT (self, "passed on as a gap: %s", why);
+  }
+  p->outbuf = gst_cuda_smooth_gap_buffer_for (p->inbuf);
+  gst_cuda_smooth_pending_complete (&priv->queue, p);
+}
+
 static GstFlowReturn
-gst_cuda_smooth_filter_submit_input_buffer (GstBaseTransform * trans, gboolean is_discont,
-    GstBuffer * inbuf)
+filter_frame (GstCudaSmoothFilter * self, GstCudaSmoothPending * p, gboolean identity, gboolean in_dev,
+    gboolean out_dev)
+{
+  GstCudaSmoothFilterPrivate *priv = PRIV (self);
+#ifdef HAVE_CUDA
+  if (priv->use_cuda) {
+    const char *what = "";
+    gboolean slots_lost;
+    learn_liveness (self);
+    const cudaError_t err = gst_cuda_smooth_gpu_submit (&priv->gpu, p, in_dev, out_dev, priv->params, identity,
+        overlapping (self), &what, &slots_lost);
+    if (slots_lost)
+      GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
+          ("Not enough GPU memory for %d frames in flight; running %d", N_SLOTS, priv->gpu.n_slots),
+          ("allocating the buffers of another stream failed"));
+    if (err != cudaSuccess) {
+      CUDA_ERROR (self, err, what);
+      return GST_FLOW_ERROR;
+    }
+    return GST_FLOW_OK;
+  }
+#else
+  (void) in_dev;
+  (void) out_dev;
+#endif
+  if (!identity && !ensure_cpu_workspace (self))
+    return GST_FLOW_ERROR;
+  if (gst_cuda_smooth_cpu_run (&priv->cpu, priv->params, identity, &p->in_frame, &p->out_frame, &priv->in_info) != 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("Out of memory on the CPU path"),
+        ("%dx%d frame", GST_VIDEO_INFO_WIDTH (&priv->in_info), GST_VIDEO_INFO_HEIGHT (&priv->in_info)));
+    return GST_FLOW_ERROR;
+  }
+  gst_cuda_smooth_pending_complete (&priv->queue, p);
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_cuda_smooth_filter_submit_input_buffer (GstBaseTransform * trans, gboolean is_discont, GstBuffer * inbuf)
 {
   GstCudaSmoothFilter *self = GST_CUDA_SMOOTH_FILTER (trans);
   GstCudaSmoothFilterPrivate *priv = PRIV (self);
-  GstCudaSmoothParams params;
   GstFlowReturn ret;
-  Pending *p;
+  gboolean in_dev, out_dev;
+  gchar *why = NULL;
 
-  /* GstBaseTransform flags the next buffer it pushes DISCONT after a DISCONT input; push
-   * the held frames ourselves first, so the flag lands on the frame that carries it.
-   * (Its is_discont stays TRUE until it pushes a buffer itself, so ask the buffer.) */
-  if (GST_BUFFER_IS_DISCONT (inbuf) && (ret = drain_pending (self)) != GST_FLOW_OK) {
+  if (priv->drain_flow != GST_FLOW_OK) {
+    /* the frames an event drained met this downstream: upstream learns it now */
+    ret = priv->drain_flow;
+    priv->drain_flow = GST_FLOW_OK;
     gst_buffer_unref (inbuf);
     return ret;
   }
-  ret = GST_BASE_TRANSFORM_CLASS (gst_cuda_smooth_filter_parent_class)->submit_input_buffer (trans,
-      is_discont, inbuf);
+  /* GstBaseTransform flags the next buffer it pushes DISCONT after a DISCONT input; push
+   * the held frames ourselves first, so the flag lands on the frame that carries it.
+   * (Its is_discont stays TRUE until it pushes a buffer itself, so ask the buffer.) */
+  if (GST_BUFFER_IS_DISCONT (inbuf) &&
+      (ret = gst_cuda_smooth_queue_drain (&priv->queue, GST_BASE_TRANSFORM_SRC_PAD (self))) != GST_FLOW_OK) {
+    gst_buffer_unref (inbuf);
+    return ret;
+  }
+  ret = GST_BASE_TRANSFORM_CLASS (gst_cuda_smooth_filter_parent_class)->submit_input_buffer (trans, is_discont, inbuf);
   if (ret != GST_FLOW_OK || !trans->queued_buf)
     return ret;
-  p = g_new0 (Pending, 1);
-  p->inbuf = trans->queued_buf;
-  p->slot = -1;
+  GstCudaSmoothPending *p = gst_cuda_smooth_pending_new (trans->queued_buf);
   trans->queued_buf = NULL;
 
-  const gboolean identity = snapshot_params (self, p->inbuf, &params);
+  const gboolean identity = snapshot_params (self, p->inbuf);
   if (identity && priv->same_caps) {
     p->outbuf = p->inbuf;   /* pass through, in order behind any held frame */
     p->inbuf = NULL;
-    g_queue_push_tail (&priv->pending, p);
+    gst_cuda_smooth_queue_push (&priv->queue, p);
     return GST_FLOW_OK;
   }
-  ret = GST_BASE_TRANSFORM_CLASS (gst_cuda_smooth_filter_parent_class)->prepare_output_buffer (trans,
-      p->inbuf, &p->outbuf);
-  if (ret == GST_FLOW_OK) {
-#ifdef HAVE_CUDA
-    if (priv->use_cuda) {
-      learn_liveness (self);
-      ret = filter_on_gpu (self, p, identity, &params);
-    } else
-#endif
-      ret = filter_on_cpu (self, p, identity, &params);
+  if (!map_input (self, p, &in_dev, &why)) {
+    pass_on_as_gap (self, p, why);
+    g_free (why);
+    gst_cuda_smooth_queue_push (&priv->queue, p);
+    return GST_FLOW_OK;
   }
+  ret = GST_BASE_TRANSFORM_CLASS (gst_cuda_smooth_filter_parent_class)->prepare_output_buffer (trans, p->inbuf,
+      &p->outbuf);
+  if (ret == GST_FLOW_OK && !map_output (self, p, &out_dev, &why)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("An output buffer does not hold the frame it is meant for"),
+        ("%s (from the downstream buffer pool)", why));
+    g_free (why);
+    ret = GST_FLOW_ERROR;
+  }
+  if (ret == GST_FLOW_OK)
+    ret = filter_frame (self, p, identity, in_dev, out_dev);
   if (ret != GST_FLOW_OK) {
-    complete (self, p);
-    gst_clear_buffer (&p->outbuf);
-    g_free (p);
+    gst_cuda_smooth_pending_discard (&priv->queue, p);
     return ret;
   }
-  g_queue_push_tail (&priv->pending, p);
+  gst_cuda_smooth_queue_push (&priv->queue, p);
   return GST_FLOW_OK;
 }
 
@@ -642,22 +454,7 @@ static GstFlowReturn
 gst_cuda_smooth_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 {
   GstCudaSmoothFilter *self = GST_CUDA_SMOOTH_FILTER (trans);
-  GstCudaSmoothFilterPrivate *priv = PRIV (self);
-  Pending *p = g_queue_peek_head (&priv->pending);
-  const guint depth = overlapping (self) ? HELD_FRAMES : 0;
-
-  *outbuf = NULL;
-  if (!p || (p->slot >= 0 && g_queue_get_length (&priv->pending) <= depth))
-    return GST_FLOW_OK;
-  g_queue_pop_head (&priv->pending);
-  if (!complete (self, p)) {
-    gst_clear_buffer (&p->outbuf);
-    g_free (p);
-    return GST_FLOW_ERROR;
-  }
-  *outbuf = p->outbuf;
-  g_free (p);
-  return GST_FLOW_OK;
+  return gst_cuda_smooth_queue_pop (&PRIV (self)->queue, overlapping (self) ? HELD_FRAMES : 0, outbuf);
 }
 
 /* GstBaseTransform treats a class without `transform` as always in place (and then never
@@ -675,8 +472,8 @@ gst_cuda_smooth_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, G
 /* ------------------------------------------------------------------ negotiation */
 
 static GstCaps *
-gst_cuda_smooth_filter_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
-    GstCaps * caps, GstCaps * filter)
+gst_cuda_smooth_filter_transform_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps,
+    GstCaps * filter)
 {
   GstCudaSmoothFilter *self = GST_CUDA_SMOOTH_FILTER (trans);
   GstCudaSmoothFilterPrivate *priv = PRIV (self);
@@ -705,8 +502,7 @@ gst_cuda_smooth_filter_transform_caps (GstBaseTransform * trans, GstPadDirection
       const gboolean is_cuda = g_str_equal (order[k], GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
       if (is_cuda && !cuda_possible)
         continue;
-      ret = gst_caps_merge_structure_full (ret, gst_structure_copy (s),
-          gst_caps_features_new (order[k], NULL));
+      ret = gst_caps_merge_structure_full (ret, gst_structure_copy (s), gst_caps_features_new (order[k], NULL));
     }
   }
   if (filter) {
@@ -718,58 +514,76 @@ gst_cuda_smooth_filter_transform_caps (GstBaseTransform * trans, GstPadDirection
   return ret;
 }
 
+#ifdef HAVE_CUDA
+/* The GPU executor for the new caps; on a GPU without memory for them, backend=auto runs
+ * system-memory caps on the CPU instead (with a warning saying so). */
+static gboolean
+configure_gpu (GstCudaSmoothFilter * self, gboolean identity)
+{
+  GstCudaSmoothFilterPrivate *priv = PRIV (self);
+  const char *what = "";
+  const cudaError_t err = gst_cuda_smooth_gpu_configure (&priv->gpu, &priv->in_info, priv->in_cuda_caps,
+      priv->out_cuda_caps, priv->params, identity, &what);
+  if (err == cudaSuccess)
+    return TRUE;
+  const gint w = GST_VIDEO_INFO_WIDTH (&priv->in_info), h = GST_VIDEO_INFO_HEIGHT (&priv->in_info);
+  GstCudaSmoothBackend backend;
+  GST_OBJECT_LOCK (self);
+  backend = priv->backend;
+  GST_OBJECT_UNLOCK (self);
+  if (err == cudaErrorMemoryAllocation && backend == GST_CUDA_SMOOTH_BACKEND_AUTO && !priv->in_cuda_caps &&
+      !priv->out_cuda_caps) {
+    GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT, ("Running on the CPU: the GPU has too little free memory "
+            "for %dx%d frames", w, h), ("backend=auto; %s: %s", what, cudaGetErrorName (err)));
+    gst_cuda_smooth_gpu_close (&priv->gpu);
+    priv->use_cuda = FALSE;
+    set_active (self, GST_CUDA_SMOOTH_ACTIVE_CPU);
+    return TRUE;
+  }
+  if (err == cudaErrorMemoryAllocation)
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("Not enough GPU memory for %dx%d frames", w, h),
+        ("%s: %s (%s)", what, cudaGetErrorName (err), cudaGetErrorString (err)));
+  else
+    CUDA_ERROR (self, err, what);
+  return FALSE;
+}
+#endif
+
 static gboolean
 gst_cuda_smooth_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * outcaps)
 {
   GstCudaSmoothFilter *self = GST_CUDA_SMOOTH_FILTER (trans);
   GstCudaSmoothFilterPrivate *priv = PRIV (self);
 
-  if (!gst_video_info_from_caps (&priv->in_info, incaps) ||
-      !gst_video_info_from_caps (&priv->out_info, outcaps) ||
+  if (!gst_video_info_from_caps (&priv->in_info, incaps) || !gst_video_info_from_caps (&priv->out_info, outcaps) ||
       GST_VIDEO_INFO_FORMAT (&priv->in_info) != GST_VIDEO_INFO_FORMAT (&priv->out_info) ||
       GST_VIDEO_INFO_WIDTH (&priv->in_info) != GST_VIDEO_INFO_WIDTH (&priv->out_info) ||
-      GST_VIDEO_INFO_HEIGHT (&priv->in_info) != GST_VIDEO_INFO_HEIGHT (&priv->out_info)) {
+      GST_VIDEO_INFO_HEIGHT (&priv->in_info) != GST_VIDEO_INFO_HEIGHT (&priv->out_info) ||
+      GST_VIDEO_INFO_INTERLACE_MODE (&priv->in_info) != GST_VIDEO_INFO_INTERLACE_MODE (&priv->out_info)) {
     GST_WARNING_OBJECT (self, "unsupported caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
   }
   priv->in_cuda_caps = caps_are_cuda (incaps, 0);
   priv->out_cuda_caps = caps_are_cuda (outcaps, 0);
-  priv->same_caps = gst_caps_is_equal (incaps, outcaps);
-  priv->alpha_offset = alpha_offset_of (GST_VIDEO_INFO_FORMAT (&priv->in_info));
+  /* (caps may differ in fields that leave the frames alike, e.g. an explicit progressive) */
+  priv->same_caps = priv->in_cuda_caps == priv->out_cuda_caps && gst_video_info_is_equal (&priv->in_info, &priv->out_info);
+  priv->warned_unreadable = FALSE;
+  priv->have_cpu_params = FALSE;
   if ((priv->in_cuda_caps || priv->out_cuda_caps) && !priv->use_cuda)
     return FALSE;
 
+  GST_OBJECT_LOCK (self);
+  CLASS (self)->get_params (self, priv->params);
+  GST_OBJECT_UNLOCK (self);
+  const gboolean identity = CLASS (self)->is_identity (priv->params);
 #ifdef HAVE_CUDA
-  if (priv->use_cuda) {
-    GstCudaSmoothParams params;
-    const int w = GST_VIDEO_INFO_WIDTH (&priv->in_info), h = GST_VIDEO_INFO_HEIGHT (&priv->in_info);
-    cudaError_t err = cudaErrorInvalidResourceHandle;
-    const char *what = "making the CUDA context current";
-    GST_OBJECT_LOCK (self);
-    const gboolean identity = GST_CUDA_SMOOTH_FILTER_GET_CLASS (self)->snapshot (self, &params);
-    GST_OBJECT_UNLOCK (self);
-    if (gst_cuda_context_push (priv->ctx)) {
-      for (int i = 0; i < N_SLOTS; i++)
-        cudaStreamSynchronize (priv->streams[i]);
-      free_device_buffers (priv);
-      /* Slot 0's buffers now, so that a frame the GPU cannot hold fails at negotiation. The
-       * other slots' come with their first frame, which only overlapping gives them: without
-       * overlap every frame runs on slot 0. */
-      priv->d_pitch = device_pitch (&priv->in_info);
-      err = ensure_slot (priv, 0, !priv->in_cuda_caps, !priv->out_cuda_caps,
-          identity ? 0 : GST_CUDA_SMOOTH_FILTER_GET_CLASS (self)->cuda_scratch_bytes (&params, w, h), &what);
-      if (err != cudaSuccess)
-        free_device_buffers (priv);
-      gst_cuda_context_pop (NULL);
-    }
-    if (err != cudaSuccess) {
-      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-          ("Not enough GPU memory for %dx%d frames", w, h),
-          ("%s: %s (%s)", what, cudaGetErrorName (err), cudaGetErrorString (err)));
-      return FALSE;
-    }
-  }
+  if (priv->use_cuda && !configure_gpu (self, identity))
+    return FALSE;
+#else
+  (void) identity;
 #endif
+  if (priv->use_cuda ? !within_memory_limit (self) : !ensure_cpu_workspace (self))
+    return FALSE;
   GST_DEBUG_OBJECT (self, "in %s memory, out %s memory, %s", priv->in_cuda_caps ? "CUDA" : "system",
       priv->out_cuda_caps ? "CUDA" : "system", priv->use_cuda ? "GPU" : "CPU");
   return TRUE;
@@ -796,9 +610,9 @@ make_pool (GstCudaSmoothFilter * self, GstCaps * caps, gboolean cuda_memory, gui
     return NULL;
 #ifdef HAVE_CUDA
   if (priv->use_cuda && !cuda_memory)
-    return gst_cuda_smooth_pinned_pool_new (priv->ctx, caps, min, 0);
+    return gst_cuda_smooth_pinned_pool_new (priv->gpu.ctx, caps, min, 0);
   if (cuda_memory)
-    pool = gst_cuda_buffer_pool_new (priv->ctx);
+    pool = gst_cuda_buffer_pool_new (priv->gpu.ctx);
 #else
   (void) priv;
   (void) cuda_memory;
@@ -827,8 +641,7 @@ pool_buffer_size (GstBufferPool * pool)
 
 /* Upstream asks what to allocate: pinned host memory (or CUDA memory) from us. */
 static gboolean
-gst_cuda_smooth_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_query,
-    GstQuery * query)
+gst_cuda_smooth_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_query, GstQuery * query)
 {
   GstCudaSmoothFilter *self = GST_CUDA_SMOOTH_FILTER (trans);
   GstCaps *caps;
@@ -843,7 +656,7 @@ gst_cuda_smooth_filter_propose_allocation (GstBaseTransform * trans, GstQuery * 
   /* Sources such as GstBaseSrc re-apply the query's first allocator to the pool they take
    * from us: name the pinned allocator too, or they would swap in pageable memory. */
   if (PRIV (self)->use_cuda && !caps_are_cuda (caps, 0)) {
-    GstAllocator *pinned = gst_cuda_smooth_pinned_allocator_new (PRIV (self)->ctx);
+    GstAllocator *pinned = gst_cuda_smooth_pinned_allocator_new (PRIV (self)->gpu.ctx);
     GstAllocationParams params;
     gst_allocation_params_init (&params);
     gst_query_add_allocation_param (query, pinned, &params);
@@ -852,9 +665,10 @@ gst_cuda_smooth_filter_propose_allocation (GstBaseTransform * trans, GstQuery * 
 #endif
   if (need_pool && gst_query_get_n_allocation_pools (query) == 0) {
     /* the frames we hold, and the one upstream fills meanwhile */
-    GstBufferPool *pool = make_pool (self, caps, caps_are_cuda (caps, 0), HELD_FRAMES + 1);
+    const guint min = frames_held (self) + 1;
+    GstBufferPool *pool = make_pool (self, caps, caps_are_cuda (caps, 0), min);
     if (pool) {
-      gst_query_add_allocation_pool (query, pool, pool_buffer_size (pool), HELD_FRAMES + 1, 0);
+      gst_query_add_allocation_pool (query, pool, pool_buffer_size (pool), min, 0);
       gst_object_unref (pool);
     }
   }
@@ -880,13 +694,13 @@ gst_cuda_smooth_filter_decide_allocation (GstBaseTransform * trans, GstQuery * q
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
 #ifdef HAVE_CUDA
   if (pool && priv->out_cuda_caps &&
-      !(GST_IS_CUDA_BUFFER_POOL (pool) && GST_CUDA_BUFFER_POOL (pool)->context == priv->ctx))
+      !(GST_IS_CUDA_BUFFER_POOL (pool) && GST_CUDA_BUFFER_POOL (pool)->context == priv->gpu.ctx))
     gst_clear_object (&pool);
   if (pool && priv->use_cuda && !priv->out_cuda_caps)
     gst_clear_object (&pool);   /* system memory on the GPU path: always our pinned pool */
 #endif
   /* more than downstream asks for by the frames we may hold */
-  min = MAX (min, 2) + HELD_FRAMES;
+  min = MAX (min, 2) + frames_held (self);
   if (pool) {
     GstVideoInfo info;
     GstStructure *config = gst_buffer_pool_get_config (pool);
@@ -912,16 +726,14 @@ gst_cuda_smooth_filter_decide_allocation (GstBaseTransform * trans, GstQuery * q
 
 /* Metas travel as GstVideoFilter lets them: those without tags or tagged only "video". */
 static gboolean
-gst_cuda_smooth_filter_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf,
-    GstMeta * meta, GstBuffer * inbuf)
+gst_cuda_smooth_filter_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf)
 {
   const GstMetaInfo *info = meta->info;
   const gchar *const *tags = gst_meta_api_type_get_tags (info->api);
   if (!tags || (g_strv_length ((gchar **) tags) == 1 &&
           gst_meta_api_type_has_tag (info->api, g_quark_from_string (GST_META_TAG_VIDEO_STR))))
     return TRUE;
-  return GST_BASE_TRANSFORM_CLASS (gst_cuda_smooth_filter_parent_class)->transform_meta (trans,
-      outbuf, meta, inbuf);
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_smooth_filter_parent_class)->transform_meta (trans, outbuf, meta, inbuf);
 }
 
 /* ------------------------------------------------------------------ events, queries, state */
@@ -930,10 +742,12 @@ static gboolean
 gst_cuda_smooth_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCudaSmoothFilter *self = GST_CUDA_SMOOTH_FILTER (trans);
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
-    drop_pending (self);
-  else if (GST_EVENT_IS_SERIALIZED (event))
-    drain_pending (self);   /* nothing overtakes a held frame */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    gst_cuda_smooth_queue_drop (&PRIV (self)->queue);
+    PRIV (self)->drain_flow = GST_FLOW_OK;
+  } else if (GST_EVENT_IS_SERIALIZED (event)) {
+    drain (self, GST_EVENT_TYPE (event) == GST_EVENT_EOS);   /* nothing overtakes a held frame */
+  }
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_smooth_filter_parent_class)->sink_event (trans, event);
 }
 
@@ -945,8 +759,8 @@ gst_cuda_smooth_filter_query (GstBaseTransform * trans, GstPadDirection directio
   gboolean ret;
 
 #ifdef HAVE_CUDA
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT && priv->ctx &&
-      gst_cuda_handle_context_query (GST_ELEMENT (self), query, priv->ctx))
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT && priv->gpu.ctx &&
+      gst_cuda_handle_context_query (GST_ELEMENT (self), query, priv->gpu.ctx))
     return TRUE;
 #endif
   ret = GST_BASE_TRANSFORM_CLASS (gst_cuda_smooth_filter_parent_class)->query (trans, direction, query);
@@ -954,13 +768,15 @@ gst_cuda_smooth_filter_query (GstBaseTransform * trans, GstPadDirection directio
     gboolean live;
     GstClockTime min, max;
     gst_query_parse_latency (query, &live, &min, &max);
-    priv->upstream_live = live;
-    priv->live_known = TRUE;
+    g_atomic_int_set (&priv->upstream_live, live ? 1 : 0);
     if (overlapping (self)) {
-      const GstVideoInfo *info = &priv->out_info;
-      const GstClockTime held = GST_VIDEO_INFO_FPS_N (info) > 0 ?
-          gst_util_uint64_scale_int (HELD_FRAMES * GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
-          GST_VIDEO_INFO_FPS_N (info)) : 0;
+      GstVideoInfo info;
+      GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SRC_PAD (self));
+      const gboolean have_info = caps && gst_video_info_from_caps (&info, caps);
+      const GstClockTime held = have_info && GST_VIDEO_INFO_FPS_N (&info) > 0 ?
+          gst_util_uint64_scale_int (HELD_FRAMES * GST_SECOND, GST_VIDEO_INFO_FPS_D (&info),
+          GST_VIDEO_INFO_FPS_N (&info)) : 0;
+      gst_clear_caps (&caps);
       min += held;
       if (GST_CLOCK_TIME_IS_VALID (max))
         max += held;
@@ -982,44 +798,50 @@ gst_cuda_smooth_filter_set_context (GstElement * element, GstContext * context)
   device_id = priv->device_id;
   GST_OBJECT_UNLOCK (self);
   if (gst_cuda_load_library ())
-    gst_cuda_handle_set_context (element, context, device_id, &priv->ctx);
+    gst_cuda_handle_set_context (element, context, device_id, &priv->gpu.ctx);
 #endif
   GST_ELEMENT_CLASS (gst_cuda_smooth_filter_parent_class)->set_context (element, context);
 }
 
+/* Chooses the backend: CUDA where asked and usable, else the CPU; every reason not to use
+ * the GPU is said, as an error with backend=cuda and as a warning with backend=auto. */
 static gboolean
 gst_cuda_smooth_filter_start (GstBaseTransform * trans)
 {
   GstCudaSmoothFilter *self = GST_CUDA_SMOOTH_FILTER (trans);
   GstCudaSmoothFilterPrivate *priv = PRIV (self);
   GstCudaSmoothBackend backend;
+  gint device_id;
 
   GST_OBJECT_LOCK (self);
   backend = priv->backend;
+  device_id = priv->device_id;
   GST_OBJECT_UNLOCK (self);
   priv->use_cuda = FALSE;
-  priv->live_known = FALSE;
-  priv->frames = 0;
-  priv->n_threads = (int) g_get_num_processors ();
+  g_atomic_int_set (&priv->upstream_live, -1);
+  priv->drain_flow = GST_FLOW_OK;
+  priv->have_cpu_params = FALSE;
   if (backend != GST_CUDA_SMOOTH_BACKEND_CPU) {
     gchar *why = NULL;
 #ifdef HAVE_CUDA
-    priv->use_cuda = open_cuda (self, &why);
+    priv->use_cuda = gst_cuda_smooth_gpu_open (&priv->gpu, GST_ELEMENT (self), device_id, &why);
 #else
-    why = g_strdup ("built without CUDA");
+    (void) device_id;
+    why = g_strdup ("this build of the plugin has no CUDA backend");
 #endif
     if (!priv->use_cuda && backend == GST_CUDA_SMOOTH_BACKEND_CUDA) {
-      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("No usable CUDA device"),
-          ("backend=cuda: %s", why));
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("No usable CUDA device: %s", why), ("backend=cuda"));
       g_free (why);
       return FALSE;
     }
     if (!priv->use_cuda)
-      GST_WARNING_OBJECT (self, "no usable CUDA device (%s): using the CPU path", why);
+      GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND, ("Running on the CPU: %s", why),
+          ("backend=auto; set backend=cpu to choose the CPU path without this warning"));
     g_free (why);
   }
   GST_INFO_OBJECT (self, "running on the %s", priv->use_cuda ? "GPU" : "CPU");
   priv->started = TRUE;
+  set_active (self, priv->use_cuda ? GST_CUDA_SMOOTH_ACTIVE_CUDA : GST_CUDA_SMOOTH_ACTIVE_CPU);
   return TRUE;
 }
 
@@ -1028,21 +850,22 @@ gst_cuda_smooth_filter_stop (GstBaseTransform * trans)
 {
   GstCudaSmoothFilter *self = GST_CUDA_SMOOTH_FILTER (trans);
   GstCudaSmoothFilterPrivate *priv = PRIV (self);
-  drop_pending (self);
+  gst_cuda_smooth_queue_drop (&priv->queue);
 #ifdef HAVE_CUDA
-  close_cuda (priv);
+  gst_cuda_smooth_gpu_close (&priv->gpu);
 #endif
-  cs_cpu_workspace_clear (&priv->cpu_ws);
+  gst_cuda_smooth_cpu_clear (&priv->cpu);
+  priv->have_cpu_params = FALSE;
   priv->use_cuda = FALSE;
   priv->started = FALSE;
+  set_active (self, GST_CUDA_SMOOTH_ACTIVE_NONE);
   return TRUE;
 }
 
 /* ------------------------------------------------------------------ properties, class */
 
 static void
-gst_cuda_smooth_filter_set_property (GObject * object, guint prop_id, const GValue * value,
-    GParamSpec * pspec)
+gst_cuda_smooth_filter_set_property (GObject * object, guint prop_id, const GValue * value, GParamSpec * pspec)
 {
   GstCudaSmoothFilterPrivate *priv = PRIV (GST_CUDA_SMOOTH_FILTER (object));
   GST_OBJECT_LOCK (object);
@@ -1056,6 +879,9 @@ gst_cuda_smooth_filter_set_property (GObject * object, guint prop_id, const GVal
     case PROP_OVERLAP:
       priv->overlap = g_value_get_enum (value);
       break;
+    case PROP_MEMORY_LIMIT:
+      priv->memory_limit_mib = g_value_get_uint64 (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
@@ -1063,8 +889,7 @@ gst_cuda_smooth_filter_set_property (GObject * object, guint prop_id, const GVal
 }
 
 static void
-gst_cuda_smooth_filter_get_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
+gst_cuda_smooth_filter_get_property (GObject * object, guint prop_id, GValue * value, GParamSpec * pspec)
 {
   GstCudaSmoothFilterPrivate *priv = PRIV (GST_CUDA_SMOOTH_FILTER (object));
   GST_OBJECT_LOCK (object);
@@ -1078,70 +903,14 @@ gst_cuda_smooth_filter_get_property (GObject * object, guint prop_id, GValue * v
     case PROP_OVERLAP:
       g_value_set_enum (value, priv->overlap);
       break;
+    case PROP_MEMORY_LIMIT:
+      g_value_set_uint64 (value, priv->memory_limit_mib);
+      break;
+    case PROP_ACTIVE_BACKEND:
+      g_value_set_enum (value, priv->active);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
-/* The parameter field behind a subclass property, or NULL when the class lists none. */
-static gpointer
-field_of (GObject * object, guint prop_id)
-{
-  GstCudaSmoothFilterClass *klass = GST_CUDA_SMOOTH_FILTER_GET_CLASS (object);
-  if (prop_id == 0 || prop_id >= klass->n_field_offsets || klass->field_offsets[prop_id] == 0)
-    return NULL;
-  return G_STRUCT_MEMBER_P (object, klass->field_offsets[prop_id]);
-}
-
-void
-gst_cuda_smooth_filter_set_field_property (GObject * object, guint prop_id, const GValue * value,
-    GParamSpec * pspec)
-{
-  gpointer field = field_of (object, prop_id);
-  if (field == NULL) {
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    return;
-  }
-  GST_OBJECT_LOCK (object);
-  switch (G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec))) {
-    case G_TYPE_DOUBLE:
-      *(gdouble *) field = g_value_get_double (value);
-      break;
-    case G_TYPE_INT:
-      *(gint *) field = g_value_get_int (value);
-      break;
-    case G_TYPE_ENUM:
-      *(gint *) field = g_value_get_enum (value);
-      break;
-    default:
-      g_assert_not_reached ();
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
-void
-gst_cuda_smooth_filter_get_field_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
-{
-  gpointer field = field_of (object, prop_id);
-  if (field == NULL) {
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    return;
-  }
-  GST_OBJECT_LOCK (object);
-  switch (G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec))) {
-    case G_TYPE_DOUBLE:
-      g_value_set_double (value, *(gdouble *) field);
-      break;
-    case G_TYPE_INT:
-      g_value_set_int (value, *(gint *) field);
-      break;
-    case G_TYPE_ENUM:
-      g_value_set_enum (value, *(gint *) field);
-      break;
-    default:
-      g_assert_not_reached ();
   }
   GST_OBJECT_UNLOCK (object);
 }
@@ -1151,13 +920,18 @@ gst_cuda_smooth_filter_finalize (GObject * object)
 {
   GstCudaSmoothFilter *self = GST_CUDA_SMOOTH_FILTER (object);
   GstCudaSmoothFilterPrivate *priv = PRIV (self);
-  drop_pending (self);
+  gst_cuda_smooth_queue_drop (&priv->queue);
 #ifdef HAVE_CUDA
-  close_cuda (priv);
+  gst_cuda_smooth_gpu_close (&priv->gpu);
+  g_free (priv->gpu.params);
 #endif
-  cs_cpu_workspace_clear (&priv->cpu_ws);
+  gst_cuda_smooth_cpu_clear (&priv->cpu);
+  g_free (priv->params);
+  g_free (priv->cpu_params);
   G_OBJECT_CLASS (gst_cuda_smooth_filter_parent_class)->finalize (object);
 }
+
+static void gst_cuda_smooth_filter_constructed (GObject * object);
 
 static void
 gst_cuda_smooth_filter_class_init (GstCudaSmoothFilterClass * klass)
@@ -1169,11 +943,12 @@ gst_cuda_smooth_filter_class_init (GstCudaSmoothFilterClass * klass)
   gobject_class->set_property = gst_cuda_smooth_filter_set_property;
   gobject_class->get_property = gst_cuda_smooth_filter_get_property;
   gobject_class->finalize = gst_cuda_smooth_filter_finalize;
+  gobject_class->constructed = gst_cuda_smooth_filter_constructed;
 
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend",
-          "Where to filter: auto (CUDA if a usable device exists, else CPU), cuda, cpu; "
-          "takes effect at the next start (READY->PAUSED)",
+          "Where to filter: auto (CUDA if a usable device exists, else the CPU with a warning saying why), cuda, "
+          "cpu; takes effect at the next start (READY->PAUSED)",
           gst_cuda_smooth_backend_get_type (), DEFAULT_BACKEND,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
@@ -1187,6 +962,17 @@ gst_cuda_smooth_filter_class_init (GstCudaSmoothFilterClass * klass)
           "latency for cameras), on, off",
           gst_cuda_smooth_overlap_get_type (), DEFAULT_OVERLAP,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_MEMORY_LIMIT,
+      g_param_spec_uint64 ("memory-limit", "Memory limit",
+          "Most host memory the element may take for its frames and workspace, in MiB; caps that need more "
+          "are refused with an error saying how much (0 = half of the physical memory or of the process's "
+          "memory limit, the smaller)", 0, G_MAXUINT64 >> 20, DEFAULT_MEMORY_LIMIT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_ACTIVE_BACKEND,
+      g_param_spec_enum ("active-backend", "Active backend",
+          "What filters the frames now: none (not started), cuda or cpu",
+          gst_cuda_smooth_active_backend_get_type (), GST_CUDA_SMOOTH_ACTIVE_NONE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_smooth_filter_set_context);
 
@@ -1208,7 +994,37 @@ gst_cuda_smooth_filter_class_init (GstCudaSmoothFilterClass * klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_SMOOTH_FILTER, 0);
   gst_type_mark_as_plugin_api (gst_cuda_smooth_backend_get_type (), 0);
+  gst_type_mark_as_plugin_api (gst_cuda_smooth_active_backend_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_cuda_smooth_overlap_get_type (), 0);
+}
+
+#ifdef HAVE_CUDA
+/* A subclass without a GPU path: frames are copied */
+static cudaError_t
+copy_plan (gconstpointer params, int width, int height, const CsCudaDevice * dev, CsCudaPlan ** plan)
+{
+  (void) params;
+  (void) dev;
+  return cs_cuda_copy_plan_new (width, height, plan);
+}
+#endif
+
+/* The executors and the parameter copies, once the subclass (and its parameters' size) is
+ * known: instance_init runs with each ancestor's class in turn. */
+static void
+gst_cuda_smooth_filter_constructed (GObject * object)
+{
+  GstCudaSmoothFilter *self = GST_CUDA_SMOOTH_FILTER (object);
+  GstCudaSmoothFilterPrivate *priv = PRIV (self);
+  GstCudaSmoothFilterClass *klass = CLASS (self);
+  const gsize size = MAX (klass->params_size, 1);
+  priv->params = g_malloc0 (size);
+  priv->cpu_params = g_malloc0 (size);
+  gst_cuda_smooth_cpu_init (&priv->cpu, klass->filter_cpu, klass->cpu_workspace_bytes);
+#ifdef HAVE_CUDA
+  gst_cuda_smooth_gpu_init (&priv->gpu, klass->cuda_plan_new ? klass->cuda_plan_new : copy_plan, size);
+#endif
+  G_OBJECT_CLASS (gst_cuda_smooth_filter_parent_class)->constructed (object);
 }
 
 static void
@@ -1218,9 +1034,9 @@ gst_cuda_smooth_filter_init (GstCudaSmoothFilter * self)
   priv->backend = DEFAULT_BACKEND;
   priv->device_id = DEFAULT_DEVICE_ID;
   priv->overlap = DEFAULT_OVERLAP;
-#ifdef HAVE_CUDA
-  priv->n_slots = N_SLOTS;
-#endif
-  g_queue_init (&priv->pending);
+  priv->memory_limit_mib = DEFAULT_MEMORY_LIMIT;
+  priv->active = GST_CUDA_SMOOTH_ACTIVE_NONE;
+  priv->upstream_live = -1;
+  gst_cuda_smooth_queue_init (&priv->queue, wait_for_slot, self);
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
 }

@@ -1,13 +1,12 @@
 /* gst-cudasmooth — the abstract base class of the three filters.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Holds everything the elements share: RGBA-family caps in system and CUDA memory, the
- * backend choice (CUDA or the multi-threaded CPU path), the CUDA context shared with
- * neighbouring elements, pinned buffer pools, three streams so that the upload of one
- * frame, the kernels of the next and the download of a third overlap, the frames held for
- * that overlap (reported as latency, drained on EOS/caps/segment, dropped on flush),
- * metadata, QoS and errors.
- * A subclass supplies its parameters and its filter calls, nothing else.
+ * The element plumbing the filters share: caps in system and CUDA memory, the backend
+ * choice and what it tells the application, allocation, events, queries, QoS and the
+ * memory limit. The frame work is delegated: to the CPU executor (gstcudasmoothcpu.h) or
+ * to the GPU executor (gstcudasmoothgpu.h), with the frames in flight in a queue
+ * (gstcudasmoothqueue.h). A subclass owns its parameters and hands the base what runs them:
+ * a CPU filter and a CUDA plan factory.
  */
 #ifndef __GST_CUDA_SMOOTH_FILTER_H__
 #define __GST_CUDA_SMOOTH_FILTER_H__
@@ -16,7 +15,7 @@
 #include <gst/video/video.h>
 
 #include "cs_cpu.h"
-#include "cs_image.h"
+#include "gstcudasmoothenums.h"
 
 #ifdef HAVE_CUDA
 #include "cs_cuda.h"
@@ -28,42 +27,23 @@ G_BEGIN_DECLS
 G_DECLARE_DERIVABLE_TYPE (GstCudaSmoothFilter, gst_cuda_smooth_filter, GST, CUDA_SMOOTH_FILTER,
     GstBaseTransform);
 
-typedef enum
-{
-  GST_CUDA_SMOOTH_BACKEND_AUTO,
-  GST_CUDA_SMOOTH_BACKEND_CUDA,
-  GST_CUDA_SMOOTH_BACKEND_CPU,
-} GstCudaSmoothBackend;
-
-typedef enum
-{
-  GST_CUDA_SMOOTH_OVERLAP_AUTO,   /* overlap unless upstream is live */
-  GST_CUDA_SMOOTH_OVERLAP_ON,
-  GST_CUDA_SMOOTH_OVERLAP_OFF,
-} GstCudaSmoothOverlap;
-
-GType gst_cuda_smooth_backend_get_type (void);
-GType gst_cuda_smooth_overlap_get_type (void);
-
-/* Parameters of any of the three filters, as the base class carries them per frame. */
-typedef union
-{
-  CsEdgeAwareParams edgeaware;
-  CsBilateralParams bilateral;
-  CsRecursiveParams recursive;
-} GstCudaSmoothParams;
-
 struct _GstCudaSmoothFilterClass
 {
   GstBaseTransformClass parent_class;
 
-  /* Called with the object lock held: copies the current property values into params and
-   * returns TRUE when they leave every frame unchanged (identity: pass through). */
-  gboolean (*snapshot) (GstCudaSmoothFilter * self, GstCudaSmoothParams * params);
+  /* The subclass's parameters, a struct of params_size bytes (a CsXxxParams). */
+  gsize params_size;
 
-  /* The CPU path; 0 on success, −1 when memory runs out. */
-  int (*filter_cpu) (const GstCudaSmoothParams * params, const CsImage * src, CsImage * dst,
-      int n_threads, CsCpuWorkspace * ws);
+  /* Called with the object lock held: copies the current parameters into params. */
+  void (*get_params) (GstCudaSmoothFilter * self, gpointer params);
+
+  /* TRUE when params leave every frame unchanged (the element passes buffers through). */
+  gboolean (*is_identity) (gconstpointer params);
+
+  /* The CPU path (common/cs_cpu.h): the filter, and the workspace it takes. */
+  int (*filter_cpu) (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads,
+      CsCpuWorkspace * ws);
+  size_t (*cpu_workspace_bytes) (gconstpointer params, int width, int height, int n_threads);
 
   /* The subclass's properties, for gst_cuda_smooth_filter_set_field_property and
    * _get_field_property: field_offsets[prop_id] is the byte offset, from the start of the
@@ -71,18 +51,18 @@ struct _GstCudaSmoothFilterClass
    * its GParamSpec says). */
   const gsize *field_offsets;
   guint n_field_offsets;
+
 #ifdef HAVE_CUDA
-  size_t (*cuda_scratch_bytes) (const GstCudaSmoothParams * params, int width, int height);
-  cudaError_t (*filter_cuda) (const GstCudaSmoothParams * params, const CsCudaImage * src,
-      const CsCudaImage * dst, const CsCudaDevice * dev, void *scratch, size_t scratch_bytes,
-      cudaStream_t stream);
+  /* The GPU path: a plan for params and width x height pictures on dev (cs_cuda.h). */
+  cudaError_t (*cuda_plan_new) (gconstpointer params, int width, int height, const CsCudaDevice * dev,
+      CsCudaPlan ** plan);
 #endif
 };
 
 /* The caps every element accepts on both pads (system and, when built with CUDA, CUDA memory). */
 GstCaps *gst_cuda_smooth_filter_template_caps (void);
 
-/* For subclasses' class_init: installs the pad templates and the common metadata. */
+/* For subclasses' class_init: installs the pad templates. */
 void gst_cuda_smooth_filter_class_add_pad_templates (GstElementClass * klass);
 
 /* set_property / get_property of a subclass whose properties are all parameter fields
@@ -92,11 +72,11 @@ void gst_cuda_smooth_filter_set_field_property (GObject * object, guint prop_id,
 void gst_cuda_smooth_filter_get_field_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec);
 
-/* TRUE once the element decided to run on the GPU (after start). */
-gboolean gst_cuda_smooth_filter_uses_cuda (GstCudaSmoothFilter * self);
-
 #define GST_CUDA_SMOOTH_PARAM_FLAGS \
   (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
+
+/* The largest frame side the filters take (their caps say so). */
+#define GST_CUDA_SMOOTH_MAX_SIDE 32768
 
 G_END_DECLS
 

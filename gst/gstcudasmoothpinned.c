@@ -60,7 +60,9 @@ pinned_free (GstAllocator * allocator, GstMemory * memory)
 {
   PinnedMemory *mem = (PinnedMemory *) memory;
   (void) allocator;
-  if (gst_cuda_context_push (mem->ctx)) {
+  /* a share (gst_memory_share, gst_buffer_copy_region) views its parent's pages and holds
+   * a reference to it: the parent frees them */
+  if (!memory->parent && gst_cuda_context_push (mem->ctx)) {
     const cudaError_t err = cudaFreeHost (mem->data);
     if (err != cudaSuccess)
       GST_WARNING ("cudaFreeHost: %s", cudaGetErrorName (err));

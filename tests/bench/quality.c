@@ -59,9 +59,11 @@ static CsImage gpu (const Filter *f, const CsImage *src, int *identical)
   void *ds, *dd, *scratch = NULL;
   CHECK (cudaMallocPitch (&ds, &pitch, (size_t) w * 4, h));
   CHECK (cudaMalloc (&dd, pitch * h));
-  bytes = f->kind == EDGEAWARE ? cs_cuda_edgeaware_scratch_bytes (w, h)
-      : f->kind == BILATERAL ? cs_cuda_bilateral_scratch_bytes (w, h, &f->bl)
-                             : cs_cuda_recursive_scratch_bytes (w, h);
+  CsCudaPlan *plan = NULL;
+  CHECK (f->kind == EDGEAWARE ? cs_cuda_edgeaware_plan_new (&f->ea, w, h, &dev, &plan)
+      : f->kind == BILATERAL ? cs_cuda_bilateral_plan_new (&f->bl, w, h, &dev, &plan)
+                             : cs_cuda_recursive_plan_new (&f->rc, w, h, &dev, &plan));
+  bytes = cs_cuda_plan_scratch_bytes (plan);
   if (bytes)
     CHECK (cudaMalloc (&scratch, bytes));
   CHECK (cudaMemcpy2D (ds, pitch, src->data, src->stride, (size_t) w * 4, h, cudaMemcpyHostToDevice));
@@ -69,15 +71,13 @@ static CsImage gpu (const Filter *f, const CsImage *src, int *identical)
   CsImage out[2];
   for (int run = 0; run < 2; run++) {
     CHECK (cudaMemset (dd, 0xCD, pitch * h));
-    cudaError_t e = f->kind == EDGEAWARE ? cs_cuda_edgeaware (&s, &d, &f->ea, &dev, scratch, bytes, 0)
-        : f->kind == BILATERAL ? cs_cuda_bilateral (&s, &d, &f->bl, &dev, scratch, bytes, 0)
-                               : cs_cuda_recursive (&s, &d, &f->rc, &dev, scratch, bytes, 0);
-    CHECK (e);
+    CHECK (cs_cuda_plan_run (plan, &s, &d, scratch, 0));
     CHECK (cudaDeviceSynchronize ());
     out[run] = blank_like (src);
     CHECK (cudaMemcpy2D (out[run].data, out[run].stride, dd, pitch, (size_t) w * 4, h, cudaMemcpyDeviceToHost));
   }
   *identical = memcmp (out[0].data, out[1].data, (size_t) out[0].stride * h) == 0;
+  cs_cuda_plan_free (plan);
   free (out[1].data);
   CHECK (cudaFree (ds));
   CHECK (cudaFree (dd));

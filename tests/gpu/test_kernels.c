@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cs_cuda.h"
+#include "cs_cuda_testing.h"
 #include "cs_metrics.h"
 #include "cs_reference.h"
 #include "cs_test_images.h"
@@ -19,10 +20,10 @@
 #define POISON 0xCD
 
 
+/* The limits plans are made for: the test GPU's, or another architecture's */
 static CsCudaDevice device;
-/* bilateral through cs_cuda_bilateral_float: the float tile kernel, which the dispatch
- * otherwise gives only the windows the packed-half kernel does not cover */
-static int bilateral_float_only;
+/* choices forced on the planners by the test running */
+static CsCudaPlanOverrides overrides;
 
 #define CUDA_OK(call) \
   do { \
@@ -30,25 +31,30 @@ static int bilateral_float_only;
     ck_assert_msg (e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorName (e_)); \
   } while (0)
 
-static size_t scratch_bytes (const CsTestJob *j, int w, int h)
+static cudaError_t plan_new (const CsTestJob *j, int w, int h, CsCudaPlan **plan)
 {
   switch (j->filter) {
-    case CS_TEST_EDGEAWARE: return cs_cuda_edgeaware_scratch_bytes (w, h);
-    case CS_TEST_BILATERAL: return cs_cuda_bilateral_scratch_bytes (w, h, &j->bl);
-    default: return cs_cuda_recursive_scratch_bytes (w, h);
+    case CS_TEST_EDGEAWARE: return cs_cuda_edgeaware_plan_new_with (&j->ea, w, h, &device, &overrides, plan);
+    case CS_TEST_BILATERAL: return cs_cuda_bilateral_plan_new_with (&j->bl, w, h, &device, &overrides, plan);
+    default: return cs_cuda_recursive_plan_new_with (&j->rc, w, h, &device, &overrides, plan);
   }
 }
 
-static cudaError_t launch (const CsTestJob *j, const CsCudaImage *s, const CsCudaImage *d, void *scratch,
-    size_t bytes, cudaStream_t stream)
+/* The plan of a job for a width x height frame (the test fails where there is none). */
+static CsCudaPlan *plan_of (const CsTestJob *j, int w, int h)
 {
-  switch (j->filter) {
-    case CS_TEST_EDGEAWARE: return cs_cuda_edgeaware (s, d, &j->ea, &device, scratch, bytes, stream);
-    case CS_TEST_BILATERAL:
-      return (bilateral_float_only ? cs_cuda_bilateral_float : cs_cuda_bilateral) (s, d, &j->bl, &device,
-          scratch, bytes, stream);
-    default: return cs_cuda_recursive (s, d, &j->rc, &device, scratch, bytes, stream);
-  }
+  CsCudaPlan *plan = NULL;
+  CUDA_OK (plan_new (j, w, h, &plan));
+  return plan;
+}
+
+/* The path a job's plan takes for a width x height frame. */
+static CsCudaPath path_of (const CsTestJob *j, int w, int h)
+{
+  CsCudaPlan *plan = plan_of (j, w, h);
+  const CsCudaPath path = cs_cuda_plan_path (plan);
+  cs_cuda_plan_free (plan);
+  return path;
 }
 
 static void reference (const CsTestJob *j, const CsImage *src, CsImage *dst)
@@ -71,7 +77,8 @@ static CsImage run_gpu (const CsTestJob *j, const CsImage *src, int pad, int run
     CUDA_OK (cudaMalloc (&d_src, pitch * h));
   }
   CUDA_OK (cudaMalloc (&d_dst, pitch * h));
-  const size_t bytes = scratch_bytes (j, w, h);
+  CsCudaPlan *plan = plan_of (j, w, h);
+  const size_t bytes = cs_cuda_plan_scratch_bytes (plan);
   if (bytes)
     CUDA_OK (cudaMalloc (&scratch, bytes));
   CUDA_OK (cudaMemset (scratch ? scratch : d_dst, 0x7F, bytes ? bytes : 1));
@@ -85,7 +92,7 @@ static CsImage run_gpu (const CsTestJob *j, const CsImage *src, int pad, int run
   uint8_t *first = NULL;
   for (int run = 0; run < runs; run++) {
     CUDA_OK (cudaMemset (d_dst, POISON, pitch * h));
-    CUDA_OK (launch (j, &s, &d, scratch, bytes, stream));
+    CUDA_OK (cs_cuda_plan_run (plan, &s, &d, scratch, stream));
     CUDA_OK (cudaStreamSynchronize (stream));
     CUDA_OK (cudaMemcpy (out.data, d_dst, pitch * h, cudaMemcpyDeviceToHost));
     if (run == 0) {
@@ -96,6 +103,7 @@ static CsImage run_gpu (const CsTestJob *j, const CsImage *src, int pad, int run
     }
   }
   free (first);
+  cs_cuda_plan_free (plan);
   CUDA_OK (cudaStreamDestroy (stream));
   CUDA_OK (cudaFree (d_src));
   CUDA_OK (cudaFree (d_dst));
@@ -247,9 +255,10 @@ START_TEST (test_edgeaware_auto_vs_algorithm_a)
   j.ea.blocks_per_stripe = 0;
   CsImage out = run_gpu (&j, &src, -1, 3);
   const CsErrorStats st = cs_compare_images (&out, &ref);
+  CsCudaPlan *plan = plan_of (&j, src.width, src.height);
   printf ("edgeaware auto blocks (%d, %d) vs Algorithm A: max %.0f psnr %.2f\n",
-      cs_cuda_edgeaware_auto_blocks (&device, src.width, src.height, CS_PASS_ROWS, &j.ea),
-      cs_cuda_edgeaware_auto_blocks (&device, src.width, src.height, CS_PASS_COLUMNS, &j.ea), st.max_abs, st.psnr);
+      cs_cuda_plan_segments (plan, CS_PASS_ROWS), cs_cuda_plan_segments (plan, CS_PASS_COLUMNS), st.max_abs, st.psnr);
+  cs_cuda_plan_free (plan);
   ck_assert (st.max_abs <= 2 && st.psnr >= 60.0);
   cs_test_image_free (&src);
   cs_test_image_free (&ref);
@@ -299,7 +308,7 @@ START_TEST (test_recursive_tiles)
   const int longest = src.width > src.height ? src.width : src.height;
   const bool long_segments = _i >= 42;
   j.rc.blocks_per_stripe = long_segments ? 1 : (longest + 63) / 64;
-  const bool tiles = cs_cuda_recursive_uses_tiles (&j.rc, &device, src.width, src.height);
+  const bool tiles = path_of (&j, src.width, src.height) == CS_CUDA_PATH_RECURSIVE_TILES;
   ck_assert_msg (tiles == (!long_segments || longest <= 64), "tile path %s for %dx%d, %d blocks",
       tiles ? "taken" : "not taken", src.width, src.height, j.rc.blocks_per_stripe);
   char what[96];
@@ -324,7 +333,7 @@ START_TEST (test_recursive_tiles_three_blocks)
   j.rc.partition_start = CS_PARTITION_WARM_UP;
   const int longest = src.width > src.height ? src.width : src.height;
   j.rc.blocks_per_stripe = (longest + 63) / 64;
-  ck_assert (cs_cuda_recursive_uses_tiles (&j.rc, &device, src.width, src.height));
+  ck_assert (path_of (&j, src.width, src.height) == CS_CUDA_PATH_RECURSIVE_TILES);
   const int sm_count = device.sm_count;
   device.sm_count = 1;
   char what[96];
@@ -348,7 +357,7 @@ START_TEST (test_recursive_tiles_extremes)
   j.rc.sigma = sigmas[_i % 3];
   j.rc.partition_start = CS_PARTITION_WARM_UP;
   j.rc.blocks_per_stripe = 4;
-  ck_assert (cs_cuda_recursive_uses_tiles (&j.rc, &device, src.width, src.height));
+  ck_assert (path_of (&j, src.width, src.height) == CS_CUDA_PATH_RECURSIVE_TILES);
   char what[96];
   snprintf (what, sizeof what, "recursive tiles %s sigma %g", pattern_names[pattern], j.rc.sigma);
   check_against_reference (&j, &src, 8, 1, what);
@@ -372,7 +381,7 @@ START_TEST (test_recursive_lines)
   CsImage src = input_or_pattern (_i / 4, &pad, &what_input);   /* patterns 0–2 */
   const int longest = src.width > src.height ? src.width : src.height;
   j.rc.blocks_per_stripe = (longest + 63) / 64;
-  ck_assert_msg (cs_cuda_recursive_uses_lines (&j.rc, &device, src.width, src.height),
+  ck_assert_msg (path_of (&j, src.width, src.height) == CS_CUDA_PATH_RECURSIVE_LINES,
       "two-pass tensor path not taken for %dx%d sigma %g", src.width, src.height, j.rc.sigma);
   char what[96];
   snprintf (what, sizeof what, "recursive lines %s sigma %g kappa %g blocks %d", what_input, j.rc.sigma, j.rc.kappa,
@@ -397,7 +406,7 @@ START_TEST (test_recursive_carried_lines)
   CsImage src = input_or_pattern (_i / 3, &pad, &what_input);
   const int longest = src.width > src.height ? src.width : src.height;
   j.rc.blocks_per_stripe = _i % 2 ? 0 : (longest + 31) / 32;
-  ck_assert_msg (cs_cuda_recursive_uses_lines (&j.rc, &device, src.width, src.height),
+  ck_assert_msg (path_of (&j, src.width, src.height) == CS_CUDA_PATH_RECURSIVE_LINES_CARRIED,
       "carried tensor path not taken for %dx%d sigma %g blocks %d", src.width, src.height, j.rc.sigma,
       j.rc.blocks_per_stripe);
   char what[96];
@@ -438,9 +447,10 @@ START_TEST (test_bilateral_exact_float)
   j.bl.sigma_r = 30;
   const Input *in = &inputs[2 + (_i % 3) * 2];   /* 385x289 scene, 7x1023 noise, coffee */
   CsImage src = make_input (in);
-  bilateral_float_only = 1;
+  overrides.float_bilateral = 1;
+  ck_assert (path_of (&j, src.width, src.height) == CS_CUDA_PATH_BILATERAL_FLOAT_TILES);
   check_against_reference (&j, &src, in->pad, 1, "bilateral exact float kernel");
-  bilateral_float_only = 0;
+  overrides.float_bilateral = 0;
   cs_test_image_free (&src);
 }
 END_TEST
@@ -477,7 +487,7 @@ START_TEST (test_bilateral_half_ranges)
   }
   char what[96];
   snprintf (what, sizeof what, "bilateral gaussian %s r %d sigma %g sigma-r %g",
-      cs_cuda_bilateral_uses_half (&j.bl) ? "half2" : "float", j.bl.radius, j.bl.sigma, j.bl.sigma_r);
+      cs_cuda_path_name (path_of (&j, src.width, src.height)), j.bl.radius, j.bl.sigma, j.bl.sigma_r);
   check_against_reference (&j, &src, pad, 1, what);
   cs_test_image_free (&src);
 }
@@ -495,8 +505,9 @@ START_TEST (test_bilateral_half_extremes)
   j.bl.radius = radii[_i % 7];
   j.bl.sigma_r = sigma_r[(_i / 7) % 3];
   j.bl.sigma = 3.0 * j.bl.radius;
-  ck_assert (cs_cuda_bilateral_uses_half (&j.bl));
   CsImage src = cs_test_image_new (293, 131, 0, _i % 2 ? 0 : 3, 0);
+  const CsCudaPath path = path_of (&j, src.width, src.height);
+  ck_assert (path == CS_CUDA_PATH_BILATERAL_HALF_STRIPS || path == CS_CUDA_PATH_BILATERAL_HALF_TILES);
   cs_test_fill_extremes (&src, (uint32_t) _i);
   char what[96];
   snprintf (what, sizeof what, "bilateral half2 extremes r %d sigma-r %g", j.bl.radius, j.bl.sigma_r);
@@ -590,23 +601,136 @@ START_TEST (test_bilateral_on_chip_floor_writes_nothing)
 }
 END_TEST
 
+/* Plans refuse what they cannot run, once, when they are made; a frame of another size
+ * than its plan's, or scratch that is not 16-byte aligned, is an error, not a launch. */
 START_TEST (test_bad_arguments_are_errors)
 {
   void *d;
   CUDA_OK (cudaMalloc (&d, 64 * 64 * 4));
   const CsCudaImage img = { d, 64, 64, 256, 3 };
   const CsCudaImage other = { d, 32, 64, 256, 3 };
-  CsEdgeAwareParams ea = cs_edgeaware_params_default ();
-  CsRecursiveParams rc = cs_recursive_params_default ();
-  CsBilateralParams bl = cs_bilateral_params_default ();
-  /* no scratch where scratch is needed */
-  ck_assert_int_eq (cs_cuda_edgeaware (&img, &img, &ea, &device, NULL, 0, 0), cudaErrorInvalidValue);
-  ck_assert_int_eq (cs_cuda_recursive (&img, &img, &rc, &device, NULL, 0, 0), cudaErrorInvalidValue);
-  /* sizes that disagree, parameters out of range */
-  ck_assert_int_eq (cs_cuda_bilateral (&img, &other, &bl, &device, NULL, 0, 0), cudaErrorInvalidValue);
-  bl.sigma_r = -1;
-  ck_assert_int_eq (cs_cuda_bilateral (&img, &img, &bl, &device, NULL, 0, 0), cudaErrorInvalidValue);
+  CsTestJob jobs[3] = { { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () },
+    { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () },
+    { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () } };
+  CsCudaPlan *plan = (CsCudaPlan *) &jobs;   /* must come back NULL */
+  for (int k = 0; k < 3; k++) {
+    ck_assert_int_eq (plan_new (&jobs[k], 0, 64, &plan), cudaErrorInvalidValue);
+    ck_assert_ptr_null (plan);
+    plan = plan_of (&jobs[k], 64, 64);
+    ck_assert_int_eq (cs_cuda_plan_run (plan, &img, &other, NULL, 0), cudaErrorInvalidValue);
+    ck_assert_int_eq (cs_cuda_plan_run (plan, &other, &img, NULL, 0), cudaErrorInvalidValue);
+    cs_cuda_plan_free (plan);
+  }
+  jobs[0].ea.sigma_r = -1;
+  jobs[1].bl.radius = 65;
+  jobs[2].rc.kappa = 1e9;
+  for (int k = 0; k < 3; k++)
+    ck_assert_int_eq (plan_new (&jobs[k], 64, 64, &plan), cudaErrorInvalidValue);
+  /* the tensor-core passes read their plane 16 bytes at a time */
+  CsTestJob lines = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
+  lines.rc.sigma = 10;
+  lines.rc.partition_start = CS_PARTITION_WARM_UP;
+  plan = plan_of (&lines, 64, 64);
+  ck_assert_int_eq (cs_cuda_plan_path (plan), CS_CUDA_PATH_RECURSIVE_LINES);
+  void *scratch;
+  void *d2;
+  CUDA_OK (cudaMalloc (&d2, 64 * 64 * 4));
+  const CsCudaImage out = { d2, 64, 64, 256, 3 };
+  CUDA_OK (cudaMalloc (&scratch, cs_cuda_plan_scratch_bytes (plan) + 16));
+  ck_assert_int_eq (cs_cuda_plan_run (plan, &img, &out, (char *) scratch + 4, 0), cudaErrorInvalidValue);
+  CUDA_OK (cs_cuda_plan_run (plan, &img, &out, scratch, 0));
+  CUDA_OK (cudaDeviceSynchronize ());
+  cs_cuda_plan_free (plan);
+  CUDA_OK (cudaFree (scratch));
+  CUDA_OK (cudaFree (d2));
   CUDA_OK (cudaFree (d));
+}
+END_TEST
+
+/* Plans made for the limits of every architecture the default build targets (cs_cuda_testing.h:
+ * T4, A100, RTX 3090, Orin, L4, H100), for the settings whose choices depend on them, run on
+ * the test GPU: within 1 LSB of the reference, whatever the limits made the planner choose
+ * (the tile kernel's instance where two blocks' shared memory does not fit, the passes where
+ * no tile does, the segment counts of other SM counts). test_planner checks that every
+ * choice fits the limits; this, that the choices compute the filter. */
+START_TEST (test_plans_for_every_architecture)
+{
+  const CsCudaDevice own = device;
+  const char *arch = cs_cuda_architecture (_i, &device);
+  ck_assert_ptr_nonnull (arch);
+  CsTestJob jobs[7] = { { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () },
+    { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () },
+    { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () },
+    { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () },
+    { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () },
+    { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () },
+    { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () } };
+  jobs[0].rc.sigma = 5;     /* tiles of warm-ups up to 16 samples: the largest tile instance */
+  jobs[1].rc.sigma = 1;
+  jobs[2].rc.sigma = 20;    /* the warm-up passes */
+  jobs[3].rc.sigma = 80;    /* carried starts */
+  jobs[6].bl.radius = 1;    /* strips */
+  const Input *in = &inputs[2];   /* 385x289, 36 bytes of padding */
+  CsImage src = make_input (in);
+  for (int k = 0; k < 7; k++) {
+    CsCudaPlan *plan = plan_of (&jobs[k], src.width, src.height);
+    char what[128];
+    snprintf (what, sizeof what, "%s: %s (%d, %d segments)", arch, cs_cuda_path_name (cs_cuda_plan_path (plan)),
+        cs_cuda_plan_segments (plan, CS_PASS_ROWS), cs_cuda_plan_segments (plan, CS_PASS_COLUMNS));
+    ck_assert_msg (cs_cuda_plan_shared_bytes (plan) <= (size_t) device.max_shared_per_block, "%s: %zu bytes shared",
+        what, cs_cuda_plan_shared_bytes (plan));
+    cs_cuda_plan_free (plan);
+    check_against_reference (&jobs[k], &src, in->pad, 1, what);
+  }
+  cs_test_image_free (&src);
+  device = own;
+}
+END_TEST
+
+/* σ down to the smallest positive double: a copy plan, the frame unchanged (2σ² underflowed
+ * and made the bilateral's centre weight 0/0). */
+START_TEST (test_tiny_sigma_is_a_copy)
+{
+  const double sigmas[] = { 4.9406564584124654e-324, 1e-300, 0.05 };
+  const Input *in = &inputs[2];
+  CsImage src = make_input (in);
+  for (int k = 0; k < 3; k++) {
+    CsTestJob jobs[4] = { { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () },
+      { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () },
+      { .filter = CS_TEST_BILATERAL, .bl = cs_bilateral_params_default () },
+      { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () } };
+    jobs[0].ea.sigma = jobs[1].bl.sigma = jobs[2].bl.sigma = jobs[3].rc.sigma = sigmas[k];
+    jobs[2].bl.mode = CS_BILATERAL_SEPARABLE;
+    for (int f = 0; f < 4; f++) {
+      ck_assert (path_of (&jobs[f], src.width, src.height) == CS_CUDA_PATH_COPY);
+      CsImage out = run_gpu (&jobs[f], &src, in->pad, 1);
+      ck_assert_msg (cs_compare_images (&out, &src).differing == 0, "filter %d sigma %g changed the frame", f,
+          sigmas[k]);
+      cs_test_image_free (&out);
+    }
+  }
+  cs_test_image_free (&src);
+}
+END_TEST
+
+/* Partitions of 1, 2 and 3 samples and whole lines at κ = 0, both algorithms: the
+ * reference's result (Young–van Vliet's backward starts from the partition's own forward
+ * state; from a neighbour's it brightened frames by up to 20 levels). */
+START_TEST (test_recursive_short_partitions_kappa_0)
+{
+  const Input in = { 90, 61, 8, 3, 1 };
+  CsImage src = make_input (&in);
+  CsTestJob j = { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () };
+  const int blocks[] = { 90, 45, 30, 1 };
+  j.rc.algorithm = _i / 4 ? CS_RECURSIVE_YOUNG_VAN_VLIET : CS_RECURSIVE_DERICHE;
+  j.rc.partition_start = CS_PARTITION_WARM_UP;
+  j.rc.kappa = 0;
+  j.rc.sigma = 6;
+  j.rc.blocks_per_stripe = blocks[_i % 4];
+  char what[96];
+  snprintf (what, sizeof what, "recursive %s kappa 0 blocks %d", _i / 4 ? "yvv" : "deriche", j.rc.blocks_per_stripe);
+  check_against_reference (&j, &src, in.pad, 1, what);
+  cs_test_image_free (&src);
 }
 END_TEST
 
@@ -634,6 +758,9 @@ static Suite *suite (void)
   tcase_add_test (tc, test_identity_copies);
   tcase_add_test (tc, test_bilateral_on_chip_floor_writes_nothing);
   tcase_add_test (tc, test_bad_arguments_are_errors);
+  tcase_add_loop_test (tc, test_plans_for_every_architecture, 0, cs_cuda_architecture_count ());
+  tcase_add_test (tc, test_tiny_sigma_is_a_copy);
+  tcase_add_loop_test (tc, test_recursive_short_partitions_kappa_0, 0, 8);
   suite_add_tcase (s, tc);
   return s;
 }
@@ -651,7 +778,8 @@ int main (void)
     printf ("SKIP: cannot query the CUDA device\n");
     return 77;
   }
-  printf ("device: %d SMs, L2 %zu bytes\n", device.sm_count, device.l2_bytes);
+  printf ("device: compute capability %d.%d, %d SMs, %d bytes of shared memory per block, L2 %zu bytes\n",
+      device.cc_major, device.cc_minor, device.sm_count, device.max_shared_per_block, device.l2_bytes);
   SRunner *r = srunner_create (suite ());
   srunner_set_fork_status (r, CK_NOFORK);
   srunner_run_all (r, CK_NORMAL);

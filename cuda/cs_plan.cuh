@@ -1,0 +1,57 @@
+/* gst-cudasmooth — what a plan is inside cuda/ (cs_cuda.h's CsCudaPlan), and the choices
+ * tests and benchmarks may force on the planners (internal to cuda/).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CS_PLAN_CUH
+#define CS_PLAN_CUH
+
+#include "cs_cuda.h"
+
+/* A filter's plan: what it chose, and run(), which only launches. Planners are host code
+ * without CUDA calls, so that tests can plan for devices they do not have. */
+struct CsCudaPlan {
+  CsCudaPath path = CS_CUDA_PATH_COPY;
+  int width = 0, height = 0;
+  int segments[2] = { 0, 0 };   /* [CS_PASS_ROWS], [CS_PASS_COLUMNS] */
+  size_t scratch_bytes = 0, shared_bytes = 0;
+
+  virtual ~CsCudaPlan () = default;
+  virtual cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *scratch,
+      cudaStream_t stream) const = 0;
+};
+
+namespace cs {
+
+/* Choices a test or benchmark forces on a planner; the product plans with none. */
+struct PlanOverrides {
+  int row_segments = 0, column_segments = 0;   /* 0: blocks-per-stripe, or automatic */
+  bool swept = false;            /* recursivegauss: the swept passes where the tensor-core kernels cover */
+  bool float_bilateral = false;  /* bilateral: the float kernels where the packed-half ones cover */
+};
+
+cudaError_t plan_edgeaware (const CsEdgeAwareParams &p, int width, int height, const CsCudaDevice &dev,
+    const PlanOverrides &o, CsCudaPlan **out);
+cudaError_t plan_bilateral (const CsBilateralParams &p, int width, int height, const CsCudaDevice &dev,
+    const PlanOverrides &o, CsCudaPlan **out);
+cudaError_t plan_recursive (const CsRecursiveParams &p, int width, int height, const CsCudaDevice &dev,
+    const PlanOverrides &o, CsCudaPlan **out);
+
+/* A copy of src into dst (device to device; nothing where they are the same frame). */
+cudaError_t copy_frame (const CsCudaImage &src, const CsCudaImage &dst, cudaStream_t stream);
+
+/* Whether src and dst are frames of the plan's size. */
+static inline bool frames_fit (const CsCudaPlan &plan, const CsCudaImage &src, const CsCudaImage &dst)
+{
+  return src.width == plan.width && src.height == plan.height && dst.width == plan.width && dst.height == plan.height;
+}
+
+/* Whether the device runs launches that overlap the kernel before them in a stream
+ * (programmatic dependent launch, cs_launch.cuh): compute capability 9.0 and newer. */
+static inline bool launches_overlap (const CsCudaDevice &dev)
+{
+  return dev.cc_major >= 9;
+}
+
+}  // namespace cs
+
+#endif /* CS_PLAN_CUH */

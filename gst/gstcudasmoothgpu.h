@@ -1,0 +1,105 @@
+/* gst-cudasmooth — the GPU executor: a CUDA context, its streams, the device frames and
+ * scratch of each stream, and the filter's plans.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Like GstCudaBaseTransform with a GstCudaConverter: the context and streams are made in
+ * start, the device buffers and plans when caps or parameters change, and a frame only
+ * enqueues its upload, the plan's kernels and its download on one of N_SLOTS streams.
+ * Three slots: while one frame is uploaded, the next one's kernels run and a third one is
+ * downloaded (with two, a 4K edge-aware frame took (0.67 + 0.68 + 0.67) / 2 ms; with three
+ * the copy engines and the kernels each stay busy, at the PCIe floor). Every slot has its
+ * own device frames and scratch; the plans are shared, read-only, by all.
+ */
+#ifndef __GST_CUDA_SMOOTH_GPU_H__
+#define __GST_CUDA_SMOOTH_GPU_H__
+
+#include <gst/video/video.h>
+
+#define GST_USE_UNSTABLE_API
+#include <gst/cuda/gstcudacontext.h>
+
+#include "cs_cuda.h"
+#include "gstcudasmoothframe.h"
+#include "gstcudasmoothqueue.h"
+
+G_BEGIN_DECLS
+
+#define GST_CUDA_SMOOTH_SLOTS 3
+
+/* Makes a plan of the filter for params, width x height pictures and dev (cs_cuda.h). */
+typedef cudaError_t (*GstCudaSmoothPlanFunc) (gconstpointer params, int width, int height,
+    const CsCudaDevice * dev, CsCudaPlan ** plan);
+
+typedef struct
+{
+  void *d_in, *d_out, *scratch;
+  size_t scratch_bytes;
+} GstCudaSmoothSlot;
+
+typedef struct
+{
+  GstCudaContext *ctx;
+  CsCudaDevice dev;
+  cudaStream_t streams[GST_CUDA_SMOOTH_SLOTS];
+  gboolean have_streams;
+
+  /* set with the caps */
+  GstVideoInfo info;
+  gboolean in_cuda, out_cuda;   /* caps in CUDA memory on either side */
+  size_t d_pitch;               /* of the upload and download frames */
+  GstCudaSmoothSlot slots[GST_CUDA_SMOOTH_SLOTS];
+  gint n_slots;                 /* slots the device had memory for */
+  guint64 frames;               /* submitted, for the round robin */
+
+  /* the plans for `params` (params_size bytes): whole frames, the top and the bottom field */
+  GstCudaSmoothPlanFunc plan_new;
+  gpointer params;
+  gsize params_size;
+  gboolean identity;
+  gboolean have_params;
+  CsCudaPlan *plans[3];
+} GstCudaSmoothGpu;
+
+void gst_cuda_smooth_gpu_init (GstCudaSmoothGpu * gpu, GstCudaSmoothPlanFunc plan_new, gsize params_size);
+
+/* Start: the element's CUDA context for device_id (shared with neighbours), its streams,
+ * the device's limits, and whether this build has kernels for it. FALSE with *why set
+ * (g_free) when the GPU cannot be used: no driver, no device, no kernel image. */
+gboolean gst_cuda_smooth_gpu_open (GstCudaSmoothGpu * gpu, GstElement * element, gint device_id,
+    gchar ** why);
+
+/* Stop: waits for the streams and frees everything but the executor itself. */
+void gst_cuda_smooth_gpu_close (GstCudaSmoothGpu * gpu);
+
+/* Caps: frees the device buffers of earlier caps, then allocates the first slot's for
+ * frames of info (upload and download frames where a side is in system memory, and the
+ * scratch the current parameters' plan takes): a frame the device cannot hold fails here.
+ * cudaSuccess, or the error with *what was being done. */
+cudaError_t gst_cuda_smooth_gpu_configure (GstCudaSmoothGpu * gpu, const GstVideoInfo * info,
+    gboolean in_cuda, gboolean out_cuda, gconstpointer params, gboolean identity, const char **what);
+
+/* Device bytes the configured slots take, and what one more slot would. */
+guint64 gst_cuda_smooth_gpu_slot_bytes (GstCudaSmoothGpu * gpu);
+
+/* Maps a buffer for the GPU: with its device pointer when it is CUDA memory of the
+ * executor's context (*on_device), else as host memory; checked as
+ * gst_cuda_smooth_frame_map () checks. */
+gboolean gst_cuda_smooth_gpu_map (GstCudaSmoothGpu * gpu, GstVideoFrame * frame, GstBuffer * buf,
+    GstMapFlags flags, gboolean * on_device, gchar ** why);
+
+/* Enqueues a mapped frame's upload, the plans' kernels (a copy where identity) and its
+ * download on a slot (round robin over the slots when `overlap`, else slot 0); p->slot is
+ * set to it. Parameters that differ from the last frame's replace the plans, once the
+ * streams are idle. On failure: the CUDA error and *what was being done; a slot whose
+ * buffers the device has no memory for is given up (*slots_lost) and the frame runs on
+ * slot 0. */
+cudaError_t gst_cuda_smooth_gpu_submit (GstCudaSmoothGpu * gpu, GstCudaSmoothPending * p,
+    gboolean in_dev, gboolean out_dev, gconstpointer params, gboolean identity, gboolean overlap,
+    const char **what, gboolean * slots_lost);
+
+/* Waits for a slot's work. */
+cudaError_t gst_cuda_smooth_gpu_wait (GstCudaSmoothGpu * gpu, gint slot);
+
+G_END_DECLS
+
+#endif
