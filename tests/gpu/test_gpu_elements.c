@@ -1,10 +1,17 @@
 /* The elements on the GPU inside real pipelines: cudaupload/cudadownload interop (CUDA
  * memory in and out), mixed memory (CUDA in, system out and the reverse), GPU and CPU
  * backends against the double reference on the same frames, a frame too large for the
- * device, a device with room for fewer frames in flight than overlap asks for. Skips (exit 77) with the reason where no usable CUDA device exists.
+ * device, a device with room for fewer frames in flight than overlap asks for, shares of the
+ * pinned output buffers, CUDA buffers whose video meta points outside their memory.
+ * Skips (exit 77) with the reason where no usable CUDA device exists.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <cuda_runtime.h>
+#define GST_USE_UNSTABLE_API
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/check/gstcheck.h>
@@ -307,6 +314,104 @@ GST_START_TEST (test_fewer_frames_in_flight_when_memory_runs_short)
 }
 GST_END_TEST;
 
+
+static gint free_host_failures;
+
+static void count_free_host_failures (GstDebugCategory *cat, GstDebugLevel level, const gchar *file,
+    const gchar *function, gint line, GObject *object, GstDebugMessage *message, gpointer data)
+{
+  (void) cat; (void) file; (void) function; (void) line; (void) object; (void) data;
+  if (level <= GST_LEVEL_WARNING && strstr (gst_debug_message_get (message), "cudaFreeHost"))
+    g_atomic_int_inc (&free_host_failures);
+}
+
+/* Shares of a pinned output buffer (gst_buffer_copy_region, gst_memory_share) view their
+ * parent's pages: freeing a share must not free them (it did, and the parent's own free
+ * then failed in cudaFreeHost, after its frame had been read from freed memory). */
+GST_START_TEST (test_pinned_shares)
+{
+  GstElement *p = gst_parse_launch ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=64,height=48 ! "
+      "bilateral backend=cuda ! appsink name=out sync=false", NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "out");
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 20 * GST_SECOND);
+  ck_assert (sample != NULL);
+  GstBuffer *buf = gst_buffer_ref (gst_sample_get_buffer (sample));
+  gst_sample_unref (sample);
+  GstMemory *mem = gst_buffer_peek_memory (buf, 0);
+  ck_assert_msg (gst_memory_is_type (mem, "CudaSmoothPinnedHost"), "not pinned: %s", mem->allocator->mem_type);
+  g_atomic_int_set (&free_host_failures, 0);
+  guint8 *before = g_malloc (gst_buffer_get_size (buf));
+  gst_buffer_extract (buf, 0, before, gst_buffer_get_size (buf));
+  for (int round = 0; round < 3; round++) {
+    GstBuffer *region = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, 256, 1024);
+    GstMemory *share = gst_memory_share (mem, 512, 2048);
+    ck_assert (gst_buffer_get_size (region) == 1024 && share->size == 2048);
+    gst_buffer_unref (region);
+    gst_memory_unref (share);
+  }
+  GstMapInfo map;
+  ck_assert (gst_buffer_map (buf, &map, GST_MAP_READ));
+  ck_assert_msg (memcmp (map.data, before, map.size) == 0, "the frame changed when its shares were freed");
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_unref (buf);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_free (before);
+  ck_assert_int_eq (g_atomic_int_get (&free_host_failures), 0);
+}
+GST_END_TEST;
+
+/* A CUDA buffer whose video meta points past its memory, in the element's own context
+ * (mapped for the kernels) and in another (mapped to host): passed on as an empty GAP
+ * buffer with its timestamps, never read. */
+GST_START_TEST (test_cuda_memory_forged_meta)
+{
+  const gboolean shared_context = __i__ == 1;
+  ck_assert (gst_cuda_load_library ());
+  GstCudaContext *ctx = gst_cuda_context_new (0);
+  ck_assert (ctx != NULL);
+  GstVideoInfo info;
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 64, 48);
+  GstElement *p = gst_parse_launch ("appsrc name=src format=time caps=\"video/x-raw(memory:CUDAMemory),format=RGBA,"
+      "width=64,height=48,framerate=30/1\" ! bilateral name=f backend=cuda ! appsink name=out sync=false", NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src"), *sink = gst_bin_get_by_name (GST_BIN (p), "out");
+  if (shared_context) {
+    GstElement *f = gst_bin_get_by_name (GST_BIN (p), "f");
+    GstContext *c = gst_context_new_cuda_context (ctx);
+    gst_element_set_context (f, c);
+    gst_context_unref (c);
+    gst_object_unref (f);
+  }
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  GstMemory *mem = gst_cuda_allocator_alloc (NULL, ctx, &info);
+  ck_assert (mem != NULL);
+  GstBuffer *b = gst_buffer_new ();
+  gst_buffer_append_memory (b, mem);
+  gsize offsets[4] = { gst_buffer_get_size (b) / 2 };
+  gint strides[4] = { GST_VIDEO_INFO_PLANE_STRIDE (&GST_CUDA_MEMORY_CAST (mem)->info, 0) };
+  gst_buffer_add_video_meta_full (b, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_RGBA, 64, 48, 1, offsets, strides);
+  GST_BUFFER_PTS (b) = 7 * GST_SECOND;
+  GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+  ck_assert_int_eq (gst_app_src_push_buffer (GST_APP_SRC (src), b), GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 20 * GST_SECOND);
+  ck_assert_msg (sample != NULL, "nothing came out");
+  GstBuffer *out = gst_sample_get_buffer (sample);
+  ck_assert (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size (out) == 0);
+  ck_assert (GST_BUFFER_PTS (out) == 7 * GST_SECOND);
+  gst_sample_unref (sample);
+  GstMessage *m = gst_bus_pop_filtered (GST_ELEMENT_BUS (p), GST_MESSAGE_ERROR);
+  ck_assert_msg (m == NULL, "an error on the bus");
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  gst_object_unref (ctx);
+}
+GST_END_TEST;
+
 static Suite *gpu_suite (void)
 {
   Suite *s = suite_create ("gpu-elements");
@@ -315,6 +420,8 @@ static Suite *gpu_suite (void)
   tcase_add_loop_test (tc, test_routes_against_reference, 0, 3 * 7);
   tcase_add_test (tc, test_frame_too_large);
   tcase_add_test (tc, test_fewer_frames_in_flight_when_memory_runs_short);
+  tcase_add_test (tc, test_pinned_shares);
+  tcase_add_loop_test (tc, test_cuda_memory_forged_meta, 0, 2);
   suite_add_tcase (s, tc);
   return s;
 }
@@ -331,7 +438,10 @@ int main (int argc, char **argv)
   gst_check_init (&argc, &argv);
   if (!cs_probe_in_child (gpu_usable, &error)) {
     printf ("SKIP: no usable CUDA device for the elements: %s\n", error);
+    g_free (error);
     return 77;
   }
+  gst_debug_add_log_function (count_free_host_failures, NULL, NULL);
+  gst_debug_set_threshold_for_name ("cudasmooth", GST_LEVEL_WARNING);
   return gst_check_run_suite (gpu_suite (), "gpu-elements", __FILE__);
 }
