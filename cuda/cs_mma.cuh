@@ -8,10 +8,6 @@
 #include "cs_coeffs.h"
 #include "cs_cuda_px.cuh"
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#error "the recursivegauss tensor-core kernels need sm_80 or newer (mma.m16n8k16 with fp16 operands)"
-#endif
-
 namespace cs {
 
 static __device__ __forceinline__ int cut (int j, int n, int segments)
@@ -39,14 +35,26 @@ static __device__ __forceinline__ void ldmatrix_x2_trans (unsigned int (&r)[2], 
       : "=r"(r[0]), "=r"(r[1]) : "r"(address));
 }
 
-/* d += a·b, m16n8k16, fp16 operands, float sums */
+/* d += a·b, m16n8k16, fp16 operands, float sums. sm_75 has the m16n8k8 shape only: there
+ * the product is its two halves along k, whose fragments are the k16 fragment's registers
+ * (a0, a1 and b0 hold k 0..7, a2, a3 and b1 k 8..15), summed in the same float accumulator
+ * in two steps instead of one (docs/algorithms.md, "Tensor cores before sm_80"). */
 static __device__ __forceinline__ void mma (float (&d)[4], const unsigned int (&a)[4], unsigned int b0,
     unsigned int b1)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  asm ("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(b0));
+  asm ("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[2]), "r"(a[3]), "r"(b1));
+#else
   asm ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
                 "{%0, %1, %2, %3};"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
 }
 
 static __device__ __forceinline__ unsigned int halves (float lo, float hi)

@@ -663,11 +663,24 @@ __device__ __forceinline__ void tile_store (T (*tile)[33], const Lines &l, int r
       *reinterpret_cast<T *> (l.at (row0 + r, k)) = tile[r][lane];
 }
 
-template <int kBytes>
-__device__ __forceinline__ void cp_async (void *dst, const void *src)
+/* A global-to-shared copy without registers (sm_80's cp.async); before sm_80 an ordinary
+ * load and store, complete when it returns. */
+template <class T>
+__device__ __forceinline__ void cp_async (T *dst, const void *src)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  *dst = *reinterpret_cast<const T *> (src);
+#else
   const unsigned int d = (unsigned int) __cvta_generic_to_shared (dst);
-  asm volatile ("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(d), "l"(src), "n"(kBytes) : "memory");
+  asm volatile ("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(d), "l"(src), "n"(sizeof (T)) : "memory");
+#endif
+}
+
+__device__ __forceinline__ void cp_async_wait_all ()
+{
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+  asm volatile ("cp.async.wait_all;" ::: "memory");
+#endif
 }
 
 /* Stages a chunk of up to three planes into their tiles (lane = sample; `on`: this lane's
@@ -682,13 +695,13 @@ __device__ __forceinline__ void stage_chunk (A (*ta)[33], const Lines &la, bool 
   const int rows = min (32, n_lines - row0);
   for (int r = 0; r < rows; r++) {
     if (on_a)
-      cp_async<sizeof (A)> (&ta[r][lane], la.at (row0 + r, k));
+      cp_async (&ta[r][lane], la.at (row0 + r, k));
     if (on_b)
-      cp_async<sizeof (B)> (&tb[r][lane], lb.at (row0 + r, k));
+      cp_async (&tb[r][lane], lb.at (row0 + r, k));
     if (on_c)
-      cp_async<sizeof (C)> (&tc[r][lane], lc.at (row0 + r, k));
+      cp_async (&tc[r][lane], lc.at (row0 + r, k));
   }
-  asm volatile ("cp.async.wait_all;" ::: "memory");
+  cp_async_wait_all ();
 }
 
 /* Re Σ h (r, g, b) as a half4 word pair, alpha slot 0. */

@@ -82,6 +82,7 @@ typedef struct
   GstCudaSmoothQueue queue;
   GstCudaSmoothCpu cpu;
   gboolean warned_unreadable;  /* since the last caps: one warning for buffers passed on as gaps */
+  gboolean refused_memory;     /* the memory-limit error was posted (once: negotiation retries) */
   GstFlowReturn drain_flow;    /* a drain's flow error at an event, for the next buffer to return */
   gint upstream_live;          /* atomic, also set from the query thread: −1 unknown, 0, 1 */
 #ifdef HAVE_CUDA
@@ -275,6 +276,9 @@ within_memory_limit (GstCudaSmoothFilter * self)
       G_GUINT64_FORMAT " (%s)", need, workspace, limit, source);
   if (need <= limit)
     return TRUE;
+  if (priv->refused_memory)
+    return FALSE;
+  priv->refused_memory = TRUE;
   GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
       ("%dx%d frames need %" G_GUINT64_FORMAT " MiB of memory, more than the limit of %" G_GUINT64_FORMAT " MiB",
           GST_VIDEO_INFO_WIDTH (&priv->in_info), GST_VIDEO_INFO_HEIGHT (&priv->in_info), (need + (1 << 20) - 1) >> 20,
@@ -584,6 +588,7 @@ gst_cuda_smooth_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, Gst
 #endif
   if (priv->use_cuda ? !within_memory_limit (self) : !ensure_cpu_workspace (self))
     return FALSE;
+  priv->refused_memory = FALSE;
   GST_DEBUG_OBJECT (self, "in %s memory, out %s memory, %s", priv->in_cuda_caps ? "CUDA" : "system",
       priv->out_cuda_caps ? "CUDA" : "system", priv->use_cuda ? "GPU" : "CPU");
   return TRUE;
@@ -821,6 +826,7 @@ gst_cuda_smooth_filter_start (GstBaseTransform * trans)
   g_atomic_int_set (&priv->upstream_live, -1);
   priv->drain_flow = GST_FLOW_OK;
   priv->have_cpu_params = FALSE;
+  priv->refused_memory = FALSE;
   if (backend != GST_CUDA_SMOOTH_BACKEND_CPU) {
     gchar *why = NULL;
 #ifdef HAVE_CUDA

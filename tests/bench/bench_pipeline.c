@@ -6,8 +6,12 @@
  * measured in the same run. One line per measurement:
  *   bench filter=... path=system|cuda size=WxH params=... fps=... ms_per_frame=... floor_ms=...
  *   floor=pcie-both-ways ratio=...  (ratio = floor / time per frame: 1.0 is the bus limit)
+ * With --devices N (N GPUs): N such pipelines at once, pipeline i on cuda-device-id=i, and the
+ * aggregate frames/s against one pipeline on one GPU, in the same run:
+ *   bench-devices filter=... path=... size=WxH devices=N fps_total=... fps_one=... scaling=...
  * Usage: cs-bench-pipeline [--frames N] [--only FILTER] [--size WxH] [--path system|cuda]
  *                          [--params "PROPERTIES"]   (with --only: that filter's properties)
+ *                          [--devices N]
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gst/base/gstpushsrc.h>
@@ -198,9 +202,75 @@ static int run (const char *filter, const char *params, const char *path, int w,
   return rc;
 }
 
+/* N pipelines at once, pipeline i on GPU i: frames per second through all of them
+ * (from the last one's warm-up to the last frame), or a negative value on error. */
+static double run_devices (const char *filter, const char *params, const char *path, int w, int h, int frames,
+    int devices)
+{
+  gchar *caps_str = g_strdup_printf ("video/x-raw%s,format=RGBA,width=%d,height=%d,framerate=0/1",
+      !strcmp (path, "cuda") ? "(memory:CUDAMemory)" : "", w, h);
+  GstElement *pipelines[8];
+  GstElement *sinks[8];
+  Counter c[8];
+  double result = -1;
+  for (int d = 0; d < devices; d++) {
+    gchar *desc = g_strdup_printf ("%s %s cuda-device-id=%d ! %s ! fakesink name=sink sync=false signal-handoffs=true",
+        filter, params, d, caps_str);
+    GError *err = NULL;
+    GstElement *bin = gst_parse_bin_from_description (desc, TRUE, &err);
+    g_free (desc);
+    if (!bin || err) {
+      fprintf (stderr, "%s\n", err ? err->message : "?");
+      return -1;
+    }
+    pipelines[d] = gst_pipeline_new (NULL);
+    PoolSrc *src = g_object_new (pool_src_get_type (), "num-buffers", frames, NULL);
+    src->caps = gst_caps_from_string (caps_str);
+    gst_bin_add_many (GST_BIN (pipelines[d]), GST_ELEMENT (src), bin, NULL);
+    gst_element_link (GST_ELEMENT (src), bin);
+    sinks[d] = gst_bin_get_by_name (GST_BIN (bin), "sink");
+    c[d] = (Counter) { 0, frames / 10 > 5 ? frames / 10 : 5, 0, 0 };
+    g_signal_connect (sinks[d], "handoff", G_CALLBACK (on_handoff), &c[d]);
+  }
+  for (int d = 0; d < devices; d++)
+    gst_element_set_state (pipelines[d], GST_STATE_PLAYING);
+  gboolean ok = TRUE;
+  for (int d = 0; d < devices; d++) {
+    GstMessage *m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipelines[d]), 300 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    if (!m || GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      GError *err = NULL;
+      if (m)
+        gst_message_parse_error (m, &err, NULL);
+      fprintf (stderr, "%s on device %d: %s\n", filter, d, err ? err->message : "timeout");
+      g_clear_error (&err);
+      ok = FALSE;
+    }
+    if (m)
+      gst_message_unref (m);
+  }
+  if (ok) {
+    gint64 start = 0, end = 0;
+    int counted = 0;
+    for (int d = 0; d < devices; d++) {
+      start = MAX (start, c[d].t_start);
+      end = MAX (end, c[d].t_end);
+      counted += c[d].count - c[d].warmup;
+    }
+    result = counted / ((end - start) / 1e6);
+  }
+  for (int d = 0; d < devices; d++) {
+    gst_element_set_state (pipelines[d], GST_STATE_NULL);
+    gst_object_unref (sinks[d]);
+    gst_object_unref (pipelines[d]);
+  }
+  g_free (caps_str);
+  return result;
+}
+
 int main (int argc, char **argv)
 {
-  int frames = 400, only_w = 0, only_h = 0;
+  int frames = 400, only_w = 0, only_h = 0, devices = 0;
   const char *only = NULL, *only_path = NULL, *only_params = NULL;
   gst_init (&argc, &argv);
   for (int i = 1; i < argc; i++) {
@@ -214,8 +284,11 @@ int main (int argc, char **argv)
       sscanf (argv[++i], "%dx%d", &only_w, &only_h);
     else if (!strcmp (argv[i], "--params") && i + 1 < argc)
       only_params = argv[++i];
+    else if (!strcmp (argv[i], "--devices") && i + 1 < argc)
+      devices = atoi (argv[++i]);
     else {
-      fprintf (stderr, "usage: %s [--frames N] [--only FILTER] [--size WxH] [--path system|cuda] [--params PROPS]\n",
+      fprintf (stderr, "usage: %s [--frames N] [--only FILTER] [--size WxH] [--path system|cuda] [--params PROPS] "
+          "[--devices N]\n",
           argv[0]);
       return 2;
     }
@@ -228,6 +301,29 @@ int main (int argc, char **argv)
   if (cudaGetDeviceCount (&n) != cudaSuccess || n == 0) {
     printf ("SKIP: no CUDA device\n");
     return 77;
+  }
+  if (devices > 0) {
+    if (devices > n || devices > 8) {
+      printf ("SKIP: %d GPUs asked for, %d here\n", devices, n);
+      return 77;
+    }
+    const char *filters[][2] = { { "bilateral", "radius=1 sigma=0.5 sigma-r=30 backend=cuda overlap=on" },
+      { "recursivegauss", "sigma=5 backend=cuda overlap=on" }, { "edgeawaregauss", "sigma=20 sigma-r=40 backend=cuda overlap=on" } };
+    const int w = only_w ? only_w : 3840, h = only_h ? only_h : 2160;
+    int rc = 0;
+    for (int k = 0; k < 3; k++)
+      for (int p = 0; p < 2; p++) {
+        const char *path = p ? "cuda" : "system";
+        if ((only && strcmp (only, filters[k][0])) || (only_path && strcmp (only_path, path)))
+          continue;
+        const double one = run_devices (filters[k][0], filters[k][1], path, w, h, frames, 1);
+        const double all = run_devices (filters[k][0], filters[k][1], path, w, h, frames, devices);
+        rc |= one < 0 || all < 0;
+        printf ("bench-devices filter=%s path=%s size=%dx%d devices=%d fps_total=%.1f fps_one=%.1f scaling=%.2f\n",
+            filters[k][0], path, w, h, devices, all, one, all / one);
+        fflush (stdout);
+      }
+    return rc;
   }
   struct { const char *filter, *params; } cases[] = {
     { "recursivegauss", "sigma=5 backend=cuda overlap=on" },

@@ -8,6 +8,7 @@
  */
 #include <cuda_runtime.h>
 #define GST_USE_UNSTABLE_API
+#include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
@@ -173,13 +174,20 @@ GST_START_TEST (test_routes_against_reference)
 GST_END_TEST;
 
 /* Frames no device can hold fail negotiation with a clear error, not a crash. GStreamer
- * 1.22 caps a frame at 4 GiB, so the test chains four elements at 32000x32000 (each wants
- * ~65 GB of frame and scratch buffers): one of them runs out, whatever the card. */
+ * 1.22 caps a frame at 4 GiB, so the test chains edgeawaregauss elements at 32000x32000,
+ * each wanting ~23 GiB of device frames and scratch, enough of them to need half as much
+ * again as the card has: one of them runs out, whatever the card. */
 GST_START_TEST (test_frame_too_large)
 {
-  GstElement *p = gst_parse_launch ("appsrc name=src format=time caps=video/x-raw,format=RGBA,"
-      "width=32000,height=32000,framerate=1/1 ! recursivegauss backend=cuda ! recursivegauss backend=cuda "
-      "! recursivegauss backend=cuda ! recursivegauss backend=cuda ! fakesink", NULL);
+  size_t free_bytes = 0, total = 0;
+  ck_assert_int_eq (cudaMemGetInfo (&free_bytes, &total), cudaSuccess);
+  GString *desc = g_string_new ("appsrc name=src format=time caps=video/x-raw,format=RGBA,width=32000,height=32000,"
+      "framerate=1/1");
+  for (size_t wanted = 0; wanted <= total + total / 2; wanted += (size_t) 20 << 30)
+    g_string_append (desc, " ! edgeawaregauss backend=cuda");
+  g_string_append (desc, " ! fakesink");
+  GstElement *p = gst_parse_launch (desc->str, NULL);
+  g_string_free (desc, TRUE);
   GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src");
   gst_element_set_state (p, GST_STATE_PLAYING);
   GstBuffer *b = gst_buffer_new_allocate (NULL, 16, NULL);
@@ -370,6 +378,7 @@ GST_START_TEST (test_cuda_memory_forged_meta)
 {
   const gboolean shared_context = __i__ == 1;
   ck_assert (gst_cuda_load_library ());
+  gst_cuda_memory_init_once ();
   GstCudaContext *ctx = gst_cuda_context_new (0);
   ck_assert (ctx != NULL);
   GstVideoInfo info;
@@ -385,13 +394,20 @@ GST_START_TEST (test_cuda_memory_forged_meta)
     gst_object_unref (f);
   }
   gst_element_set_state (p, GST_STATE_PLAYING);
-  GstMemory *mem = gst_cuda_allocator_alloc (NULL, ctx, &info);
-  ck_assert (mem != NULL);
-  GstBuffer *b = gst_buffer_new ();
-  gst_buffer_append_memory (b, mem);
-  gsize offsets[4] = { gst_buffer_get_size (b) / 2 };
-  gint strides[4] = { GST_VIDEO_INFO_PLANE_STRIDE (&GST_CUDA_MEMORY_CAST (mem)->info, 0) };
-  gst_buffer_add_video_meta_full (b, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_RGBA, 64, 48, 1, offsets, strides);
+  /* a CUDA buffer of ctx from its pool, its video meta then moved half the memory on */
+  GstBufferPool *pool = gst_cuda_buffer_pool_new (ctx);
+  GstCaps *caps = gst_video_info_to_caps (&info);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info), 1, 0);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  ck_assert (gst_buffer_pool_set_config (pool, config) && gst_buffer_pool_set_active (pool, TRUE));
+  gst_caps_unref (caps);
+  GstBuffer *b = NULL;
+  ck_assert_int_eq (gst_buffer_pool_acquire_buffer (pool, &b, NULL), GST_FLOW_OK);
+  ck_assert (gst_is_cuda_memory (gst_buffer_peek_memory (b, 0)));
+  GstVideoMeta *meta = gst_buffer_get_video_meta (b);
+  ck_assert (meta != NULL);
+  meta->offset[0] = gst_buffer_get_size (b) / 2;
   GST_BUFFER_PTS (b) = 7 * GST_SECOND;
   GST_BUFFER_DURATION (b) = GST_SECOND / 30;
   ck_assert_int_eq (gst_app_src_push_buffer (GST_APP_SRC (src), b), GST_FLOW_OK);
@@ -408,7 +424,67 @@ GST_START_TEST (test_cuda_memory_forged_meta)
   gst_object_unref (src);
   gst_object_unref (sink);
   gst_object_unref (p);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
   gst_object_unref (ctx);
+}
+GST_END_TEST;
+
+typedef struct {
+  const char *middle;
+  guint8 **frames;
+  gchar *error;
+} Job;
+
+static gpointer run_job (gpointer data)
+{
+  Job *j = data;
+  j->frames = run (j->middle, &j->error);
+  return NULL;
+}
+
+static void expect_same (guint8 **a, guint8 **b, const char *what)
+{
+  for (int i = 0; i < FRAMES; i++)
+    ck_assert_msg (memcmp (a[i], b[i], W * H * 4) == 0, "%s: frame %d differs from one GPU's", what, i);
+}
+
+/* Two GPUs (cuda-device-id): a pipeline with an element on each, and two pipelines at once
+ * in one process, one per GPU: the frames the same elements give on one GPU, bit for bit. */
+GST_START_TEST (test_two_gpus)
+{
+  int n = 0;
+  ck_assert_int_eq (cudaGetDeviceCount (&n), cudaSuccess);
+  if (n < 2) {
+    printf ("%d GPU here: the two-GPU pipelines are not checked\n", n);
+    return;
+  }
+  const char *chain = "bilateral backend=cuda sigma=1.5 radius=3 cuda-device-id=%d ! recursivegauss backend=cuda "
+      "sigma=6 cuda-device-id=%d";
+  gchar *on_one = g_strdup_printf (chain, 0, 0), *across = g_strdup_printf (chain, 0, 1);
+  gchar *error = NULL;
+  guint8 **one = run (on_one, &error);
+  ck_assert_msg (!error, "%s: %s", on_one, error);
+  guint8 **two = run (across, &error);
+  ck_assert_msg (!error, "%s: %s", across, error);
+  expect_same (one, two, "elements on GPUs 0 and 1");
+  free_frames (two);
+  /* two pipelines at once, on GPU 0 and on GPU 1 */
+  gchar *second = g_strdup_printf (chain, 1, 1);
+  Job jobs[2] = { { on_one, NULL, NULL }, { second, NULL, NULL } };
+  GThread *t[2];
+  for (int k = 0; k < 2; k++)
+    t[k] = g_thread_new ("pipeline", run_job, &jobs[k]);
+  for (int k = 0; k < 2; k++) {
+    g_thread_join (t[k]);
+    ck_assert_msg (!jobs[k].error, "%s: %s", jobs[k].middle, jobs[k].error);
+    expect_same (one, jobs[k].frames, k ? "the pipeline on GPU 1" : "the pipeline on GPU 0");
+    free_frames (jobs[k].frames);
+  }
+  free_frames (one);
+  g_free (on_one);
+  g_free (across);
+  g_free (second);
 }
 GST_END_TEST;
 
@@ -422,6 +498,7 @@ static Suite *gpu_suite (void)
   tcase_add_test (tc, test_fewer_frames_in_flight_when_memory_runs_short);
   tcase_add_test (tc, test_pinned_shares);
   tcase_add_loop_test (tc, test_cuda_memory_forged_meta, 0, 2);
+  tcase_add_test (tc, test_two_gpus);
   suite_add_tcase (s, tc);
   return s;
 }
