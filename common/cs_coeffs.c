@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cs_coeffs.h"
 
-#include <complex.h>
+#include "cs_cmplx.h"
 #include <math.h>
 
 const CsCx cs_deriche_alpha[2] = { { 1.6800, 3.7350 }, { -0.6803, -0.2598 } };

@@ -12,7 +12,7 @@
 #include "cs_coeffs.h"
 #include "cs_parallel.h"
 
-#include <complex.h>
+#include "cs_cmplx.h"
 #include <math.h>
 #include <string.h>
 

@@ -9,7 +9,7 @@
 #include "cs_reference.h"
 #include "cs_coeffs.h"
 
-#include <complex.h>
+#include "cs_cmplx.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

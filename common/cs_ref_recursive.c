@@ -13,7 +13,7 @@
 #include "cs_coeffs.h"
 #include "cs_separable.h"
 
-#include <complex.h>
+#include "cs_cmplx.h"
 #include <math.h>
 #include <stdlib.h>
 

@@ -30,6 +30,7 @@
 #define GST_USE_UNSTABLE_API
 #include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
@@ -44,6 +45,8 @@ GST_DEBUG_CATEGORY (gst_cuda_smooth_debug);
 #define GST_CAT_DEFAULT gst_cuda_smooth_debug
 
 #define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
+/* GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, also in builds without the CUDA library */
+#define CUDA_MEMORY "memory:CUDAMemory"
 /* Frames held while overlapping: with the one being submitted, one per stream. */
 #define HELD_FRAMES (N_SLOTS - 1)
 
@@ -109,7 +112,7 @@ gst_cuda_smooth_filter_template_caps (void)
 {
   GstCaps *caps = gst_caps_from_string ("video/x-raw, format = (string) " FORMATS CAPS_FIELDS);
 #ifdef HAVE_CUDA
-  gst_caps_append (caps, gst_caps_from_string ("video/x-raw(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
+  gst_caps_append (caps, gst_caps_from_string ("video/x-raw(" CUDA_MEMORY
           "), format = (string) " FORMATS CAPS_FIELDS));
 #endif
   return caps;
@@ -128,7 +131,7 @@ static gboolean
 caps_are_cuda (GstCaps * caps, guint i)
 {
   GstCapsFeatures *f = gst_caps_get_features (caps, i);
-  return f && gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+  return f && gst_caps_features_contains (f, CUDA_MEMORY);
 }
 
 static void
@@ -228,6 +231,7 @@ snapshot_params (GstCudaSmoothFilter * self, GstBuffer * buf)
   return CLASS (self)->is_identity (PRIV (self)->params);
 }
 
+#ifdef HAVE_CUDA
 static void
 learn_liveness (GstCudaSmoothFilter * self)
 {
@@ -244,6 +248,7 @@ learn_liveness (GstCudaSmoothFilter * self)
   }
   gst_query_unref (q);
 }
+#endif
 
 /* Host bytes the element takes for frames of info with the parameters in priv->params:
  * the pools it allocates and the CPU path's workspace. */
@@ -497,13 +502,13 @@ gst_cuda_smooth_filter_transform_caps (GstBaseTransform * trans, GstPadDirection
     const gboolean cuda_in = caps_are_cuda (caps, i);
     /* the input's memory first, so that like stays with like when both are possible */
     const char *order[2] = {
-      cuda_in ? GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY : GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
-      cuda_in ? GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY : GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY,
+      cuda_in ? CUDA_MEMORY : GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
+      cuda_in ? GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY : CUDA_MEMORY,
     };
     if (gst_caps_features_is_any (gst_caps_get_features (caps, i)))
       continue;
     for (int k = 0; k < 2; k++) {
-      const gboolean is_cuda = g_str_equal (order[k], GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+      const gboolean is_cuda = g_str_equal (order[k], CUDA_MEMORY);
       if (is_cuda && !cuda_possible)
         continue;
       ret = gst_caps_merge_structure_full (ret, gst_structure_copy (s), gst_caps_features_new (order[k], NULL));

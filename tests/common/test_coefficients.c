@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <check.h>
-#include <complex.h>
+#include "cs_cmplx.h"
 #include <math.h>
 #include <stdlib.h>
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cs_test_sanitizer.h"
+
 static const char *const elements[] = { "edgeawaregauss", "bilateral", "recursivegauss" };
 
 typedef struct {
@@ -117,6 +119,10 @@ GST_END_TEST;
 /* What a new user sees: gst-launch-1.0 prints the fallback warning without GST_DEBUG. */
 GST_START_TEST (test_gst_launch_prints_the_fallback)
 {
+  if (CS_TEST_UNDER_ASAN) {
+    printf ("gst-launch-1.0 cannot load a plugin built with AddressSanitizer: not checked\n");
+    return;
+  }
   gchar *launch = g_find_program_in_path ("gst-launch-1.0");
   if (!launch) {
     printf ("gst-launch-1.0 not found: not checked\n");
