@@ -83,7 +83,7 @@ typedef enum {
 } CsPartitionStart;
 
 /* Where auto switches to carried starts: a warm-up longer than this costs the GPU more
- * than the carries' dot products and scan (H100, 1080p and 4K; tests/bench/NOTES.md). */
+ * than the carries' dot products and scan (H100, 1080p and 4K; docs/performance.md). */
 #define CS_PARTITION_CARRY_FROM_WARMUP 64
 
 typedef struct {

@@ -15,7 +15,7 @@ extern "C" {
  *   + n_lines·(n + 2w(B−1)) / saturating_sweeps     all steps over the machine's rate,
  * where saturating_sweeps is how many sweeps the machine advances at the speed of one.
  * (A sum, not the larger of the two: measured times bend smoothly between the latency-
- * and the throughput-bound ends instead of meeting at a corner; NOTES.md.)
+ * and the throughput-bound ends instead of meeting at a corner; docs/performance.md.)
  * Partitions shorter than min_partition samples are not considered: their warm-ups cost
  * more than they save and every cut adds approximation error.
  * Returns the B in 1..max_blocks with the least modelled time (the smallest on ties). */

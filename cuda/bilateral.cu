@@ -1,19 +1,8 @@
-/* bilateral on the GPU: exact brute force over the (2r+1)² window and the separable
- * approximation, Gaussian or Lorentzian range kernel (common/cs_ref_bilateral.c defines
- * the result).
+/* bilateral on the GPU: the planner, and the float kernels (docs/algorithms.md, 6.1): exact
+ * windows up to r = 8 in shared-memory tiles, larger ones one thread per output, the
+ * separable mode through a float4 plane. Exact Gaussian windows up to r = 7 with σr <= 64
+ * run in packed half (bilateral_half.cu). common/cs_ref_bilateral.c defines the result.
  * SPDX-License-Identifier: LGPL-2.1-or-later
- *
- * Exact, r <= 8: the thesis's shared-memory tile with 1xN register blocking — a 32x8 block
- * computes a 32x32 tile, each thread a column of 4 outputs, so every neighbour loaded from
- * shared memory serves up to 4 windows. The tile holds float (r, g, b, c_r|q|²), which turns
- * the range distance into |q|² + |p|² − 2p·q; with the spatial term folded in, the
- * Gaussian weight costs one add, three FMAs and one ex2 (see bilateral_tiled). Radius is a
- * template parameter, so the loop over a window row unrolls.
- * Exact, Gaussian, r <= 7, σr <= 64: bilateral_half.cu instead (packed half, two outputs per
- * instruction); tests and benchmarks can plan this file's kernel for them too.
- * Exact, r > 8: one thread per output, neighbours through the read-only cache.
- * Separable: a row pass into a float4 plane and a column pass whose range distances come
- * from that plane (compute-shader chapter).
  */
 #include "cs_bilateral_half.cuh"
 #include "cs_cuda_px.cuh"

@@ -1,52 +1,7 @@
-/* bilateral, exact mode, Gaussian range kernel, radius <= 7: the window sums in packed
- * half arithmetic, two outputs per instruction.
+/* bilateral, exact mode, Gaussian range kernel, radius <= 7, σr <= 64: the window sums in
+ * packed half arithmetic, two outputs per instruction, within 1 LSB of the double filter
+ * (docs/algorithms.md, 6.2 and 6.3). The kernels are in cs_bilateral_half_kernels.cuh.
  * SPDX-License-Identifier: LGPL-2.1-or-later
- *
- * Why: in float every tap costs 8 FP32 instructions and one ex2 (bilateral_tiled), and
- * windows of r >= 2 sit on the FP32 pipe's floor. Here a thread holds two outputs, x and
- * x + 32, in the two halves of each half2, so a tap's 11 instructions (3 differences, 3
- * squares, the exponent, 4 accumulations; 10 from r = 4, below) serve two outputs. The
- * ex2 stay one per output and tap (sm_90 runs ex2.approx.f16x2 as two MUFU.EX2.F16), so
- * the floor becomes the MUFU pipe: 16 ex2 per clock per SM, against 128 FP32 lanes / 9
- * issue slots per tap before.
- *
- * Why it stays within 1 LSB of the double reference (DESIGN.md's exact filter):
- * - up to r = 3 colours are kept as 64 + v/16, exact in fp16 (its step in [64, 128) is
- *   1/16), so the differences d = (q − p)/16 are exact, and their squares (<= 254) and
- *   sums (<= 762) stay in range; the exponent is e = S(dx, dy) − c'·Σd², c' =
- *   256·log2(e)/(2σr²);
- * - from r = 4 colours are kept scaled, Q = a·(v/16 − 8) + o with a = √c' and o a constant
- *   common to every pixel (it cancels in every difference), so that e = S − Σ(Q − P)²
- *   takes 3 FMAs and no multiply by c' (−4.5 % at r = 7; at r <= 3 it bought no time, so
- *   they keep the exact colours). |Q| <= 8a, so its rounding (relative 2^-11) moves a
- *   colour by at most 1/16 LSB: the kernel filters an image within 1/16 LSB of the input.
- *   The differences D = Q − P are rounded (relative 2^-11) but exactly antisymmetric;
- * - e is rounded to 11 bits: for a weight that counts (e > −10) that is under 1 % of the
- *   weight; ex2.approx.f16 adds at most 2^-9.9 relative;
- * - the sums are of w·d, not w·q: out = p + 16·Σw·d / Σw (or (16/a)·Σw·D / Σw), p the
- *   exact byte. The centre weight is exactly 1, so Σw >= 1, and a relative weight error ε
- *   moves the output by ε·|q − out| at most, where the weights that are not negligible
- *   have |q − p| of a few σr;
- * - the sums stay in fp16, each term rounded relative 2^-11, and the rounding grows with the
- *   number of terms and with how far the weighted neighbours lie from p (σr). Windows up
- *   to r = 3 sum all (<= 49) terms; larger ones sum each window row (<= 15 terms) and add
- *   the rows into the window sums. An fp16 emulation against the double filter (photos,
- *   noisy photos, uniform and mixed noise, isolated 255 spikes on a flat 10 field; r 1..7,
- *   σs r/2 and 3r, σr 2..600) gave max 2 for whole-window sums at r = 3, σr = 600 (spikes)
- *   and at r = 7, σr = 64 (mixed noise, σs = 21), and max 1 everywhere with the row sums
- *   and σr <= 100. This kernel takes σr <= 64; larger σr, the Lorentzian and r > 7 run in
- *   float (bilateral.cu).
- * The GPU suite holds it to 1 LSB for σr from 2 to 64 on photos, noise and spikes.
- *
- * The spatial term costs no instruction: up to r = 3 its column part c_s·dx² is divided by
- * −c' and starts the sum of squares, and its row part c_s·dy² is the exponent's addend
- * (one value per window row and output row); from r = 4 the column term starts the
- * exponent's FMA chain and each window row's sums are multiplied by the row factor
- * 2^(c_s·dy²) as they are added into the window's (an FMA where an add was).
- *
- * Up to r = 3 the taps straight above or below that join two of a thread's own output rows
- * are taken once for both (w(p, q) = w(q, p) to the bit): 6 of the 192 tap pairs a thread
- * computes at r = 3 and 5 of 96 at r = 2, −1.5 to −2 % (tests/bench/NOTES.md).
  */
 #include "cs_bilateral_half_kernels.cuh"
 

@@ -16,7 +16,7 @@ static const int kPairStride = 32;   /* a thread's two outputs: columns x and x 
 static const int kBlockW = 32, kBlockH = 8, kOutW = 2 * kPairStride;
 /* Output rows per thread and blocks per SM (launch bounds: 80 registers at 3 blocks). More
  * rows share each tile load; fewer registers let more warps hide the ex2 and shared-memory
- * latency. Measured on an H100 against the neighbouring choices (tests/bench/NOTES.md):
+ * latency. Measured on an H100 against the neighbouring choices (docs/performance.md):
  * r = 2, 3 four rows and 3 blocks, r >= 4 two rows and 3 blocks. (r = 1 runs in strips,
  * bilateral_gauss_half_strips.) */
 template <int R> constexpr int rows_per_thread () { return R <= 3 ? 4 : 2; }
@@ -395,7 +395,7 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
  * are the strip's margins: their sums are computed and not stored (2 of 64 columns). Each
  * tap is computed as bilateral_gauss_half<R> computes it, in the same order. */
 static const int kStripOut = 2 * 32 - 2;
-/* Measured on an H100 (tests/bench/NOTES.md): rows loaded 2 ahead and 4 blocks of 8 warps
+/* Measured on an H100 (docs/performance.md): rows loaded 2 ahead and 4 blocks of 8 warps
  * per SM (64 registers), against all rows loaded first and 3 blocks. */
 static const int kStripBlocks = 4, kStripAhead = 2;
 

@@ -1,23 +1,9 @@
-/* gst-cudasmooth — exact partition starts for the uniform sweep (recursivegauss, internal).
+/* gst-cudasmooth — exact partition starts for the uniform sweep (recursivegauss, internal):
+ * each segment's end state from a zero start, then a scan along the line into every
+ * segment's true start state (docs/algorithms.md, 5.2). The states of all segments live in
+ * one array, [segment][component][line], component = direction·6 + pole·3 + channel; the
+ * scan replaces each segment's zero-start end state, in place, by its start state.
  * SPDX-License-Identifier: LGPL-2.1-or-later
- *
- * In the h form of cs_sweep.cuh with δ = 1 a line is h⁺[k] = b·h⁺[k−1] + x·D[k] and
- * h⁻[k] = b·h⁻[k+1] − x·D[k+1], D[k] = f[k] − f[k−1], with h = 0 at both borders. Over a
- * segment [st, en) of length L the recursions are linear in their start state:
- *     h⁺[en−1] = b^L·h⁺[st−1] + Σ_{k=st}^{en−1} x·b^{en−1−k}·D[k]
- *     h⁻[st]   = b^L·h⁻[en]   − Σ_{k=st+1}^{en}  x·b^{k−1−st}·D[k]
- * so each segment's contribution from a zero start is a dot product of its differences
- * with the table W[m] = x·b^m (two FMAs per pole and channel, against six for a step of
- * the recursion), and a sequential scan along the line of L-step jumps turns them into
- * the exact start state of every segment (Blelloch's first-order recurrence; Nehab et al.
- * 2011 for recursive filters). The sweeps then start each segment from h⁺[st−1] and
- * h⁻[en] instead of a warm-up: no sample is read twice whatever σ is, and the result is
- * the unpartitioned filter up to float rounding.
- *
- * The states of all segments live in one array, [segment][component][line] (coalesced
- * along lines), component = direction·6 + pole·3 + channel. The carry kernels write each
- * segment's zero-start end state there; the scan replaces it, in place, by the true start
- * state: h⁺[st−1] for the causal components, h⁻[en] for the anticausal ones.
  */
 #ifndef CS_CARRY_CUH
 #define CS_CARRY_CUH
@@ -192,7 +178,7 @@ carry_rows (Lines in, Segments geo, const float4 *__restrict__ w, Carries out)
  * segments are issued before its stores (the array is updated in place, so the compiler
  * may not move them): one memory latency per group. (Tried: a block per 32 lines with
  * the segments split over its threads and composed through shared memory — 6 µs slower
- * per frame at 1080p; NOTES.md.) */
+ * per frame at 1080p; docs/performance.md.) */
 struct CarryJumps {
   float2 b_pow[2][2];   /* b_i^{n/B}, b_i^{n/B + 1} */
 };

@@ -1,25 +1,7 @@
-/* gst-cudasmooth — the line sweep shared by edgeawaregauss and recursivegauss (internal).
+/* gst-cudasmooth — the line sweep shared by edgeawaregauss and recursivegauss (internal):
+ * Deriche's complex-pole pair in the h form, one thread per (column, segment) or one warp per
+ * 32 rows and segment, the causal sums parked in fp16 (docs/algorithms.md, 4).
  * SPDX-License-Identifier: LGPL-2.1-or-later
- *
- * Both filters are Deriche's complex-pole pair, causal plus anticausal, along every row and
- * column, each line cut into segments that warm up (DESIGN.md). The recursions of eq. (4)
- * take a cheaper form in the state h = g + r1·f (causal) and h = g + r1·b·f (anticausal):
- * since a + r1(1 − b) = 0, every input term cancels but one difference,
- *     h[k] = b^δ·h[k∓1] + x(δ)·(f[k] − f[k∓1]),   x(δ) = (b^δ − 1)/(r0·δ),
- * and the output is g = f + Re Σ_i (h⁺_i + h⁻_i) because Re Σ_i r1_i(1 + b_i) = −1.
- * A line's steady state (the border rule) is h = 0, so warm-up starts from zero; a
- * constant input gives h ≡ 0 and comes out bit-exact whatever the coefficient rounding.
- * The uniform filter (recursivegauss) is the case δ = 1: b^δ = b, x = r1·b.
- *
- * Two kernels walk the lines. Columns: one thread per (column, segment), adjacent threads
- * on adjacent columns, so every access is coalesced. Rows: one warp per 32 rows and
- * segment; the warp stages 32x32 tiles through shared memory so that global reads and
- * writes stay coalesced while each lane sweeps its own row. edgeawaregauss runs each
- * segment on two threads (columns, sweep_columns_split) or warps (rows, sweep_rows_split)
- * that meet at its middle. The causal pass parks
- * Re Σ h⁺ (small: the filter's correction, not the signal) in fp16 — for column segments
- * of up to 64 samples (128 threads a block) to 256 (32 threads) in shared memory, 6 bytes a
- * sample, else as half4 in a plane — and the anticausal pass adds it back.
  */
 #ifndef CS_SWEEP_CUH
 #define CS_SWEEP_CUH
@@ -302,7 +284,7 @@ template <class S> __device__ __forceinline__ float4 decode (const Lines &l, typ
  * before it is swept. The stores of a step may alias later loads as far as the compiler
  * knows, so loads issued in program order after them would each wait a full memory
  * latency; the column sweeps run at low occupancy and were bound by exactly that
- * (NOTES.md). */
+ * (docs/performance.md). */
 static constexpr int kAhead = 4;
 
 template <class S, class F> struct ColumnSample {
@@ -523,7 +505,7 @@ __host__ __device__ constexpr int split_columns_max_samples (int columns)
  * on ‖ΔI‖² only), so both directions are one loop, and a block whose warps sweep in
  * opposite directions runs one hot loop, not two. With the direction as a template
  * parameter the split kernel held four copies of this loop, two of them hot at once: its
- * warps waited ~1 cycle per issued instruction for instructions (ncu, NOTES.md). */
+ * warps waited ~1 cycle per issued instruction for instructions (ncu, docs/performance.md). */
 template <class S, class F, class Emit>
 __device__ __forceinline__ void column_steps (const Lines &frame, const Lines &in, int line, int first, int last,
     int dir, const F &filt, SweepState &state, float4 &f_prev, float4 &fr_prev, Emit emit)
@@ -894,7 +876,7 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
  * stepped once per direction as in sweep_rows, in the same order from the same states (the
  * recursions are the same to the bit), but a segment's chain is half as long, so a launch
  * holds twice the warps for the same warm-up work: sweep_rows ran at ~8 warps per SM, bound by
- * latency, and more segments to fill the SM cost more warm-up than they gained (NOTES.md). */
+ * latency, and more segments to fill the SM cost more warm-up than they gained (docs/performance.md). */
 static constexpr int kSplitRowLines = 32;   /* rows per block of sweep_rows_split (two warps) */
 
 template <class S, class D, class F, bool kFrameIsIn>

@@ -1,19 +1,7 @@
-/* edgeawaregauss on the GPU: domain transform + Deriche complex poles on the non-uniform
- * grid, Algorithm C (lines cut into blocks that warm up over κ·σ_i of transformed
- * distance; Algorithm A at one block). common/cs_ref_edgeaware.c defines the result.
+/* edgeawaregauss on the GPU: the domain transform and Deriche's complex poles on the
+ * non-uniform grid, Algorithm C, each (line, segment) swept from both ends to its middle
+ * (docs/algorithms.md, 1 and 4). common/cs_ref_edgeaware.c defines the result.
  * SPDX-License-Identifier: LGPL-2.1-or-later
- *
- * The sweeps (cs_sweep.cuh: sweep_rows_split, sweep_columns_split) run each (line, block) on
- * two warps (rows) or threads (columns): one causal from the block's warm-up start to its
- * middle, the other anticausal from its warm-up end down to the middle; they trade states
- * there and each finishes the other half in its other direction, writing the outputs.
- * Spacings Δt are recomputed from the 8-bit input frame
- * as the sweep goes (one 4-byte read per sample instead of a float map per direction);
- * b^δ and x(δ) are computed per sample in float: polar form, exp2 and sincos.
- * Mistakes of the published code this avoids, each covered by a test: complex γ, σ halved
- * per 1-D pass, f[n] for f[n+1] in the vertical anticausal pass, 8-bit intermediates,
- * atan for atan2, a block's last window writing into the next block, lines or rows left
- * out when sizes are not multiples of the block size.
  */
 #include "cs_cuda_complex.cuh"
 #include "cs_cuda_px.cuh"

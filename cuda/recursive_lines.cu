@@ -1,29 +1,7 @@
 /* recursivegauss with warm-ups of 17–64 samples, or with carried partition starts: rows, then
- * columns, each pass one matrix product per 64-sample segment on the tensor cores (carried
- * starts: see the section below the passes).
+ * columns, each pass one tensor-core product per 64-sample segment through a half4 plane
+ * (docs/algorithms.md, 5.4; carried starts: 5.2 and 5.4).
  * SPDX-License-Identifier: LGPL-2.1-or-later
- *
- * Why: warm-ups longer than 16 samples do not fit recursive_tile.cu's shared memory, and the
- * swept two-pass path (cs_sweep.cuh) re-reads 2·κσ samples per segment cut one recursion
- * step at a time (σ = 20: 0.36 ms at 4K, NOTES.md). A segment's output is a fixed linear
- * function of its window's samples, so each pass is a product of the lines with one
- * constant matrix, as in the tile kernel; here a pass goes through the frame (rows: the
- * 8-bit frame to T, half4, in the scratch plane; columns: T to the output).
- *
- * The matrix. recursive_tile.cu derives T[i] = f[i] + Σ_j c(i − j)·Δ[j] over the segment's
- * samples s..e, and a window of K samples starting P before the segment (P = the warm-up
- * rounded up to 4, K = 64 + 2P rounded up to a multiple of 16 of those this file builds).
- * Read with its samples outside s..e clamped to s..e (so that their differences are 0),
- * and summed by parts over the window k = 0..K−1, the same value is
- *     T[i] = Σ_k m(i + P − k)·f[k] − c(i + P)·f[0] + c(i + P − K)·f[K − 1],
- *     m(d) = δ(d) + c(d) − c(d − 1):
- * a Toeplitz product with the samples themselves, plus two terms on the window's end
- * samples (one more k-step). The tile kernel multiplies the differences instead; their
- * coefficients c are the step response, Σ|c| ~ 0.8σ, and rounded to fp16 they could move
- * a pass by up to 255·Σ|c_fp16 − c| = 0.19 / 0.42 / 0.67 LSB at σ = 6 / 10 / 20. m is the
- * smoothing kernel itself (Σ|m| ~ 1): the same bound for m and the end coefficients is
- * 0.046–0.051 LSB for σ 6–21 (computed from the coefficients), plus T's fp16 rounding
- * (1/16).
  */
 #include "cs_recursive_lines.cuh"
 #include "cs_mma.cuh"
@@ -181,7 +159,7 @@ __device__ __forceinline__ void stage_columns (const Lines &t_in, const LinesPar
  * Warm-ups: eight blocks per SM (64 registers; 24 KB of shared memory at K = 192), which the
  * k-steps taken outermost allow (each k-step's two B fragments loaded once for the three
  * channels, not all 2S held): latency-bound at six, the pass measured 5–10 % faster for σ
- * 6–21 (NOTES.md, seventeenth session). Carried: seven (72 registers; at 64 the start terms
+ * 6–21 (docs/performance.md). Carried: seven (72 registers; at 64 the start terms
  * spill 52 bytes). */
 template <int S, bool kCarried>
 __global__ void __launch_bounds__ (kLinesThreads, kCarried ? 7 : 8)
@@ -313,7 +291,7 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
 template <int S, bool kCarried>
 /* At most 128 registers: four blocks per SM (K = 192 takes 122 since T brings alpha; before,
  * it spilled 12 bytes and was still 10 % faster at 4K than 133 registers at three blocks:
- * NOTES.md, v13). */
+ * docs/performance.md). */
 __global__ void __launch_bounds__ (kLinesThreads, 4)
 recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
 {

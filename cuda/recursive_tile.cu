@@ -1,66 +1,8 @@
-/* recursivegauss with warm-ups in one kernel: a block per tile of one row segment by one
- * column segment, the frame read once and the output written once, and both passes as
- * matrix products on the tensor cores.
+/* recursivegauss with warm-ups of up to 16 samples in one kernel: a block per tile of one
+ * row segment by one column segment, the tile read once and written once, both passes as
+ * Toeplitz matrix products on the tensor cores (docs/algorithms.md, 5.3: the matrix, the
+ * centring on 128, the fp16 error bound of 0.08 LSB, the two instances).
  * SPDX-License-Identifier: LGPL-2.1-or-later
- *
- * Why one kernel: the two-pass path (cs_sweep.cuh) moves ~52 bytes per pixel through DRAM
- * against the 8 of the frame in and out; a tile's segments and their warm-ups fit in
- * shared memory when both are short. Why matrices: swept sample by sample, one thread per
- * line, the recursion cost ~16–21 instructions per step around its 8 FMAs, 4 sweeps per
- * pixel, and that bound the tile kernel this replaces (NOTES.md, v9–v11). A segment's
- * output is a fixed linear function of the samples its sweeps see, so the tile's rows are
- * one product with a constant matrix, and so are its columns; the tensor cores do one
- * m16n8k16 product (2048 multiply-adds) per issue slot.
- *
- * The matrix. The sweeps (cs_sweep.cuh, cs_ref_recursive.c) run on the differences
- * Δ[j] = f[j] − f[j−1] of a segment's samples s..e (its warm-ups included, clamped to the
- * frame), from a zero state, Δ[s] counting as 0; the output is f + Re Σ(h⁺ + h⁻). With g
- * the impulse response of the causal recursion (y[k] = Σ a_j y[k−j] + Σ n_j Δ[k−j], both
- * poles' real parts as one fourth-order recursion), the causal sum at i is
- * Σ_{j=s+1..i} g(i − j)Δ[j] and the anticausal one −Σ_{j=i+1..e} g(j − 1 − i)Δ[j]:
- *     T[i] = f[i] + Σ_{j=s+1..e} c(i − j)·Δ[j],   c(d) = g(d) (d >= 0), −g(−d − 1) (d < 0).
- * c depends on i − j alone. Summed by parts over a window of K samples starting P before
- * the segment (P = the warm-up rounded up to a multiple of 4, K = 64 + 2P rounded up to
- * 16), with the samples outside s..e read as the nearest inside (so that their differences
- * are the 0 the sweeps start from), the same value is
- *     T[i] = Σ_k m(i + P − k)·f[k] − c(i + P)·f[0] + c(i + P − K)·f[K − 1],
- *     m(d) = δ(d) + c(d) − c(d − 1)
- * (as in recursive_lines.cu): every segment of every tile is the same Toeplitz product of
- * the samples themselves, M[i][k] = m(i + P − k), plus two end terms, one more product
- * with f[0], f[K − 1] as its A (or B) operand and their coefficients, in fp16 hi + lo
- * parts, as the other. Products of the samples, not of their differences (the seventh
- * session's form): the rows' sums start at 0.5 instead of at f + 0.5 read back from T, and
- * the columns need one ldmatrix of T per k-step instead of two and a subtraction, and no
- * start values either: about a quarter less shared-memory traffic (NOTES.md). M's
- * m16n8k16 fragments repeat along the diagonals, so a warp keeps the ones it needs in 28
- * (rows) or 36 (columns) registers, each one load from tables of fp16 pairs made on the
- * host. (Skipping the fragments that are zero in fp16 cost more issue slots in predicates
- * than the tensor pipe, 20 % busy, saved.)
- * Rows: the tile's rows with their margins are the lines, their samples centred on 128
- * (f − 128: integers, exact in fp16) the operand, and T − 127.5 = 0.5 + M·(f − 128) + the
- * end terms goes to shared memory as fp16. Columns: the same product on T's columns, read
- * straight from T through row addresses clamped to the segment's samples, rounded down
- * to signed bytes and 128 added as each byte's top bit. The centring is exact because the
- * operator takes a constant to itself (Σ_k m + the end coefficients = 1), and the 0.5 of
- * the rounding comes with T. It halves what the fp16 matrix can do to a product, which
- * scales with the samples (not, as in the difference form, with their differences), and
- * T's own rounding (|T − 127.5| <= 128: steps of 1/16, not 1/8).
- *
- * Two instances. Where the frame has at least four waves of three blocks per SM, T is
- * written over the first 64 samples of its own rows once the row products have read them
- * (a block barrier per round of row items), 64 KB a block at K = 96, so that three blocks
- * share an SM at 80 registers (the columns then take one channel at a time); below that,
- * T has a plane of its own and two blocks an SM (128 registers), which measured faster
- * there: the last wave of a short launch runs on SMs holding one block each.
- *
- * Accuracy: M is rounded to fp16 (relative 2^-11 per entry) and the products summed in
- * float, so a pass moves its result by at most 128·Σ_k |m_fp16 − m| plus the end terms'
- * (hi + lo: ~1e-5): 0.022 / 0.020 / 0.024 LSB at σ = 0.5 / 2 / 5 (computed from the
- * coefficients, the worst sign pattern; the difference form's c, whose Σ|c| grows with σ,
- * gave 0.006 / 0.056 / 0.19 at 255·Σ|c_fp16 − c|). With T's fp16 rounding (1/32) the two
- * passes stay under 0.08, inside the rounding to the nearest byte's 1 LSB. The GPU suite
- * holds it to 1 LSB on noise, photos, 0/255 checkerboards and stripes, through both
- * instances.
  */
 #include "cs_recursive_tile.cuh"
 #include "cs_mma.cuh"
@@ -275,7 +217,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
    * indices below; there the warp holds the four a k-step takes (its four m-tiles: four
    * consecutive entries) and, the next k-step taking the same shifted by one, loads one
    * per k-step: −1 to −2 % at 4K, where holding them all measured 1.5–2.5 % faster at
-   * 1080p (NOTES.md, seventeenth session). */
+   * 1080p (docs/performance.md). */
   constexpr bool kSlidingFragments = kBlocksPerSm >= 3;
   const uint4 *col_frag = col_words + lane_pair;
   uint4 held[kSlidingFragments ? 1 : L::kColFrags];

@@ -1,22 +1,28 @@
 /* bilateral — exact bilateral filter (and a separable approximation).
  * SPDX-License-Identifier: LGPL-2.1-or-later
- *
+ */
+
+/**
  * SECTION:element-bilateral
+ * @title: bilateral
  *
  * Smooths noise while keeping edges (C. Tomasi and R. Manduchi, "Bilateral filtering for
  * gray and color images", ICCV 1998): every output pixel is the average of its
  * (2·radius+1)² neighbourhood weighted by a Gaussian of the distance in pixels (`sigma`)
  * times a range kernel of the colour difference (`sigma-r`, Euclidean over R, G, B in
- * 0..255 units): Gaussian exp(−d²/2σr²) or Lorentzian 1/(1 + d²/2σr²) (the video paper's
- * cheaper, heavier-tailed choice). mode=exact evaluates the full window (the CUDA
- * optimisation thesis: shared-memory tiles, register blocking); mode=separable filters
- * rows then columns (compute-shader chapter) — much cheaper at large radius but only an
- * approximation of the exact filter (README gives its PSNR against exact per radius).
- * Borders clamp to the edge.
+ * 0..255 units): Gaussian exp(−d²/2σr²) or Lorentzian 1/(1 + d²/2σr²). `mode=exact`
+ * evaluates the full window; `mode=separable` filters rows then columns, much cheaper at
+ * large radius but an approximation. Borders clamp to the edge. Runs on an NVIDIA GPU
+ * (system or CUDA memory) or on all CPU cores; within 1 LSB of a double-precision
+ * reference either way.
  *
- * Example (webcam denoising):
- *   gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=BGRx \
- *     ! bilateral sigma=1.5 sigma-r=20 radius=3 ! videoconvert ! autovideosink
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=BGRx ! bilateral sigma=1.5 sigma-r=25 radius=3 ! videoconvert ! autovideosink
+ * ]| Webcam denoising: radius 2..4, sigma-r about twice the noise.
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA ! cudaupload ! bilateral sigma=2 sigma-r=30 ! cudadownload ! videoconvert ! autovideosink
+ * ]| The same in CUDA memory, with no host copies inside the filter.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

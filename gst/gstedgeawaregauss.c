@@ -1,24 +1,30 @@
 /* edgeawaregauss — edge-aware Gaussian by domain transform and recursive filtering.
  * SPDX-License-Identifier: LGPL-2.1-or-later
- *
+ */
+
+/**
  * SECTION:element-edgeawaregauss
+ * @title: edgeawaregauss
  *
  * Smooths within regions and stops at edges, at a cost independent of sigma. Each row
- * (then each column) is mapped isometrically to a line whose sample spacing grows with
- * the colour step, Δt = sqrt(1 + (σs/σr)² |ΔI|²) (E. Gastal and M. Oliveira, "Domain
- * transform for edge-aware image and video processing", SIGGRAPH 2011), and a Gaussian is
- * run along it as Deriche's complex-pole recursive filter on the non-uniform grid
- * (Gastal and Oliveira, "High-order recursive filtering of non-uniformly sampled
- * signals", CGF 2015). `iterations` horizontal+vertical pairs with decreasing σ_i remove
- * the stripes a single pair leaves. For parallelism every line is cut into
- * `blocks-per-stripe` blocks whose starting state is approximated by running the
- * recursion over κ·σ_i of transformed distance before the block (H. Ferreira, E. Gastal,
- * L. Schnorr, P. Navaux, "Performance and error analysis of recursive edge-aware Gaussian
- * filters on GPUs", Algorithms B and C); the error shrinks as e^(−1.72κ).
+ * (then each column) is mapped isometrically to a line whose sample spacing grows with the
+ * colour step, Δt = sqrt(1 + (σs/σr)² |ΔI|²) (E. Gastal and M. Oliveira, "Domain transform
+ * for edge-aware image and video processing", SIGGRAPH 2011), and a Gaussian runs along it
+ * as Deriche's complex-pole recursive filter on the non-uniform grid (Gastal and Oliveira,
+ * "High-order recursive filtering of non-uniformly sampled signals", CGF 2015).
+ * `iterations` horizontal+vertical pairs with decreasing σ_i remove the stripes one pair
+ * leaves. Every line is cut into `blocks-per-stripe` blocks whose starting state is
+ * approximated by running the recursion over κ·σ_i of transformed distance before the block
+ * (H. Ferreira, E. Gastal, L. Schnorr, P. Navaux, "Performance and error analysis of
+ * recursive edge-aware Gaussian filters on GPUs"); the error shrinks as e^(−1.72κ).
  *
- * Example:
- *   gst-launch-1.0 videotestsrc pattern=ball num-buffers=60 ! video/x-raw,format=RGBA \
- *     ! edgeawaregauss sigma=20 sigma-r=40 ! videoconvert ! autovideosink
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball ! video/x-raw,format=RGBA ! edgeawaregauss sigma=20 sigma-r=40 ! videoconvert ! autovideosink
+ * ]| Smoothing that keeps outlines.
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=BGRx ! edgeawaregauss sigma=15 sigma-r=30 ! videoconvert ! autovideosink
+ * ]| A cartoon-like webcam.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

@@ -1,33 +1,29 @@
 /* recursivegauss — recursive (IIR) Gaussian blur with lines split into partitions.
  * SPDX-License-Identifier: LGPL-2.1-or-later
- *
+ */
+
+/**
  * SECTION:element-recursivegauss
+ * @title: recursivegauss
  *
- * Blurs with a Gaussian of standard deviation `sigma` at a cost independent of sigma:
- * each row, then each column, is run through a causal and an anticausal recursive
- * filter. Two approximations of the Gaussian are offered:
- *  - deriche (default): Deriche's 4th-order fit as two complex poles in parallel form
- *    (R. Deriche, "Recursively implementing the Gaussian and its derivatives", 1993), with
- *    exact steady-state borders; 69–72 dB from the exact FIR Gaussian.
- *  - young-van-vliet: I. T. Young and L. J. van Vliet, "Recursive implementation of the
- *    Gaussian filter", Signal Processing 44 (1995), cascade form, with the backward border
- *    of B. Triggs and M. Sdika (IEEE TSP 2006); the method of the two-way paper
- *    (../shared/papers/two-way-recursive-gaussian-cuda.txt), 46–51 dB from the exact
- *    Gaussian (its impulse response is ~7 % too wide).
- * For the GPU each line is cut into `blocks-per-stripe` partitions that run in parallel.
- * `partition-start` says how a partition gets the filter's state at its start:
- *  - warm-up: it runs over ceil(kappa·sigma) samples before (and after) itself instead of
- *    waiting for its neighbour — the two-way paper's split generalised to N ways;
- *  - carry (deriche only): every partition's end state from a zero start is a dot product
- *    of its samples, a scan along the line turns those into the exact start state of every
- *    partition, and the partitions then run from them: the unpartitioned result, at a cost
- *    independent of sigma;
- *  - auto (default): carry when the warm-up would exceed 64 samples, else warm-up (the
- *    faster of the two on the GPU). The CPU path filters whole lines either way.
+ * Blurs with a Gaussian of standard deviation `sigma` at a cost independent of sigma: each
+ * row, then each column, runs through a causal and an anticausal recursive filter.
+ * `algorithm=deriche` (default): Deriche's fourth-order fit as two complex poles (R.
+ * Deriche, "Recursively implementing the Gaussian and its derivatives", 1993), 65–72 dB
+ * from the exact Gaussian. `algorithm=young-van-vliet`: I. T. Young and L. J. van Vliet
+ * (1995) with the backward border of B. Triggs and M. Sdika (2006), the two-way paper's
+ * method, 31–57 dB. For parallelism every line is cut into `blocks-per-stripe` partitions;
+ * `partition-start` says how a partition gets the filter's state at its start: a warm-up of
+ * kappa·sigma samples, or exact states carried along the line (deriche), or auto (carry past
+ * a warm-up of 64 samples).
  *
- * Example:
- *   gst-launch-1.0 videotestsrc num-buffers=60 ! video/x-raw,format=RGBA,width=1280,height=720 \
- *     ! recursivegauss sigma=8 ! videoconvert ! autovideosink
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA,width=1280,height=720 ! recursivegauss sigma=8 ! videoconvert ! autovideosink
+ * ]| Blur a test pattern.
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=BGRx ! recursivegauss sigma=12 ! videoconvert ! autovideosink
+ * ]| The background-blur look on a webcam.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

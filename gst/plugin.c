@@ -34,4 +34,4 @@ plugin_init (GstPlugin * plugin)
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, cudasmooth,
     "GPU smoothing filters: edge-aware Gaussian, bilateral, recursive Gaussian",
-    plugin_init, PACKAGE_VERSION, "LGPL", "gst-cudasmooth", "https://example.invalid/gst-cudasmooth")
+    plugin_init, PACKAGE_VERSION, "LGPL", GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

@@ -241,7 +241,7 @@ void bench_sweep (Bench &b)
 }
 
 /* Each pass's time against its own segment count, the other pass on auto: the data the
- * automatic choice is fitted to (NOTES.md). */
+ * automatic choice is fitted to (docs/performance.md). */
 void bench_pass_sweep (Bench &b, bool edgeaware_only)
 {
   b.batches = false;
