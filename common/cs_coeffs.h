@@ -16,8 +16,8 @@ typedef struct {
 /* Deriche 1993 fourth-order fit of a unit-height Gaussian for x >= 0:
  *   u(x) = Re{α0 e^{−λ0 x/σ} + α1 e^{−λ1 x/σ}}
  * α0 = 1.6800 + 3.7350i, λ0 = 1.783 + 0.6318i, α1 = −0.6803 − 0.2598i, λ1 = 1.723 + 1.9970i.
- * (The edge-aware paper's appendix prints α1 = −0.6803 + 0.2598i: a typo, see DESIGN.md.)
- * Filter constants, DESIGN.md / paper appendix with γ real:
+ * (The edge-aware paper's appendix prints α1 = −0.6803 + 0.2598i: a typo, see docs/algorithms.md.)
+ * Filter constants, docs/algorithms.md / paper appendix with γ real:
  *   b_i = e^{−λ_i/σ}, γ = Re Σ α_i (1+b_i)/(1−b_i), a_i = α_i/γ,
  *   r_i0 = (b_i − 1)²/(a_i b_i), r_i1 = a_i/(b_i − 1). */
 typedef struct {

@@ -38,7 +38,7 @@ static inline uint8_t *cs_image_pixel (const CsImage *img, int x, int y)
   return img->data + (ptrdiff_t) y * img->stride + (ptrdiff_t) x * CS_BYTES_PER_PIXEL;
 }
 
-/* The one quantisation of the project: round half up, clamp to 0..255 (DESIGN.md). */
+/* The one quantisation of the project: round half up, clamp to 0..255 (docs/algorithms.md). */
 static inline uint8_t cs_quantise (double v)
 {
   if (!(v > 0.0))   /* also catches NaN */

@@ -3,7 +3,7 @@
  *
  * Tomasi & Manduchi 1998: out(p) = Σ_q w(p,q) I(q) / Σ_q w(p,q) over the (2r+1)² window,
  * w = exp(−|p−q|²/(2σs²)) · k_r(‖I(p)−I(q)‖²), k_r Gaussian exp(−d²/(2σr²)) or
- * Lorentzian 1/(1 + d²/(2σr²)) (DESIGN.md). Separable: the 1-D filter along rows, then
+ * Lorentzian 1/(1 + d²/(2σr²)) (docs/algorithms.md). Separable: the 1-D filter along rows, then
  * along columns of that result with range distances taken from it (Bilateral chapter of
  * the compute-shader text) — an approximation.
  */

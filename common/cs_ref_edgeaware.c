@@ -3,7 +3,7 @@
  *
  * Ferreira, Gastal, Schnorr, Navaux, "Performance and error analysis of recursive
  * edge-aware Gaussian filters on GPUs" (eq. 1-4, Algorithms A-C), with the corrections
- * listed in DESIGN.md: real γ, α1 = −0.6803 − 0.2598i, the anticausal recursion on g⁻,
+ * listed in docs/algorithms.md: real γ, α1 = −0.6803 − 0.2598i, the anticausal recursion on g⁻,
  * spacings from the input frame for every pass, σ_i not halved per 1-D pass.
  */
 #include "cs_reference.h"
@@ -153,7 +153,7 @@ int cs_ref_edgeaware_rgb (const CsImage *src, const CsEdgeAwareParams *p, int se
     goto out;
   cs_image_to_double (src, frame);
   memcpy (cur, frame, npix * 3 * sizeof (double));
-  /* The spacings come from the input frame and serve every iteration (DESIGN.md). */
+  /* The spacings come from the input frame and serve every iteration (docs/algorithms.md). */
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       const double *px = &frame[3 * ((size_t) y * w + x)];

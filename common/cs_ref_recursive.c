@@ -31,7 +31,7 @@ static int partitions (const CsRecursiveParams *p)
 }
 
 /* Deriche parallel form on a uniform grid: g⁺[k] = a f[k] + b g⁺[k−1],
- * g⁻[k] = a b f[k+1] + b g⁻[k+1], out = Re Σ_i g⁺_i + g⁻_i (DESIGN.md with δ = 1). */
+ * g⁻[k] = a b f[k+1] + b g⁻[k+1], out = Re Σ_i g⁺_i + g⁻_i (docs/algorithms.md with δ = 1). */
 static void deriche_line (const double *f, int n, double *out, void *vctx)
 {
   const Ctx *ctx = vctx;

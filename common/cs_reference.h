@@ -1,7 +1,7 @@
 /* gst-cudasmooth — exact references in double precision, written for clarity, not speed.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * These define what the filters compute (DESIGN.md, "What the filters compute"); the CPU
+ * These define what the filters compute (docs/algorithms.md, "What the filters compute"); the CPU
  * path and the CUDA kernels are tested against them. Every function reads src and writes
  * the colour channels of dst (quantised once, at the end) and copies alpha/x through;
  * src and dst must have the same size and layout and may be the same image.

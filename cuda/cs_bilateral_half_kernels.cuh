@@ -75,7 +75,7 @@ __device__ __forceinline__ __half2 exp2_h2 (__half2 x)
  * Σw rounded to fp16 (relative 2^−11) moves it by less than 0.125 (the float epilogue
  * this replaced spent 6 conversions on the ex2 pipe and ~20 more instructions).
  * Clamped to [1024, 1279] so that a sum rounded past 0 or 255 cannot wrap the byte. Ties
- * round to even where DESIGN.md rounds half up: within the 1 LSB the kernel is held to. */
+ * round to even where docs/algorithms.md rounds half up: within the 1 LSB the kernel is held to. */
 struct PixelOrder {
   unsigned int low, high;   /* PRMT selectors placing (r, g, b, alpha) of the low / high output */
   __device__ explicit PixelOrder (bool alpha_first)

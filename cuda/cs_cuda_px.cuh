@@ -93,7 +93,7 @@ __device__ __forceinline__ float4 load_px (H4, const Lines &, const char *p)
   return make_float4 (rg.x, rg.y, ba.x, ba.y);
 }
 
-/* Round half up and clamp once, at the end (DESIGN.md): floor(v + 0.5) clamped to
+/* Round half up and clamp once, at the end (docs/algorithms.md): floor(v + 0.5) clamped to
  * 0..255, returned in the low byte of 2^23 + that value (adding 2^23 rounding down is
  * floor for 0 <= t < 2^23; no float-to-integer conversion, see byte_to_float). */
 __device__ __forceinline__ unsigned int quantise (float v)
@@ -109,7 +109,7 @@ __device__ __forceinline__ unsigned int quantise_mean (float v)
   return __float_as_uint (__fadd_rd (v + 0.5f, 8388608.0f));
 }
 
-/* floor(v) clamped to 0..255, for v = value + 0.5 (DESIGN.md: round half up; a filter's
+/* floor(v) clamped to 0..255, for v = value + 0.5 (docs/algorithms.md: round half up; a filter's
  * value can leave [0, 255] by rounding): one F2I.U8, which clamps by itself, against the
  * two clamps and the rounding add of quantise(). quantise() avoids conversions because
  * they share the ex2 pipe; where a kernel has few ex2 or none, this is cheaper. */

@@ -306,7 +306,7 @@ recursive_tile (Lines in, Lines out, TileParams p)
         frag[0] = col_frag[-16 * (k + 1)];
       }
     }
-    /* out − 128 = floor(T − 127.5 + the sums) (DESIGN.md: round half up; the 0.5 came with
+    /* out − 128 = floor(T − 127.5 + the sums) (docs/algorithms.md: round half up; the 0.5 came with
      * T), clamped to −128..127 by the conversion, into the channel's byte; the 128 comes
      * back below as each byte's top bit flipped */
     const unsigned int at = (out.alpha_first ? 1u : 0u) + ch;

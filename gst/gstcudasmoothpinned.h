@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Host<->device copies from pinned memory run at full PCIe speed and asynchronously
- * (DESIGN.md: ~54 GB/s per direction pinned, 10–14 GB/s pageable). The filters propose
+ * (docs/performance.md: ~54 GB/s per direction pinned, 10–14 GB/s pageable). The filters propose
  * such a pool to upstream and draw their own system-memory output buffers from one.
  */
 #ifndef __GST_CUDA_SMOOTH_PINNED_H__

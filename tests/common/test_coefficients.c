@@ -114,7 +114,7 @@ START_TEST (test_yvv_impulse)
     double std, sum;
     yvv_impulse (sigma, &std, &sum);
     ck_assert_msg (fabs (sum - 1) < 1e-9, "sigma %g: gain %g", sigma, sum);
-    /* YvV 1995's known bias (DESIGN.md): its response is 4–14 % wider than σ (13 % at σ = 2) */
+    /* YvV 1995's known bias (docs/algorithms.md): its response is 4–14 % wider than σ (13 % at σ = 2) */
     ck_assert_msg (std / sigma > 1.04 && std / sigma < 1.14, "sigma %g: std %g", sigma, std);
   }
 }

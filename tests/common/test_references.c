@@ -169,8 +169,8 @@ START_TEST (test_step_edge)
 }
 END_TEST
 
-/* Algorithm C against Algorithm A: within 1 LSB at κ = 2 (DESIGN.md: 71.7 dB at 8
- * blocks), and the error grows as κ shrinks. */
+/* Algorithm C against Algorithm A: within 1 LSB at κ = 2, and the error grows as κ shrinks
+ * (docs/algorithms.md, Algorithm C). */
 START_TEST (test_algorithm_c_within_kappa_bound)
 {
   CsImage src = photo (), a = like (&src), c = like (&src);

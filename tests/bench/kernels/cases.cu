@@ -62,7 +62,7 @@ void bench_edgeaware (Bench &b)
           r, floor_ms, "memory(4 passes x 8 B/px)", blocks);
     }
     /* The same four passes without warm-up (κ = 0: every segment starts from its border
-     * state, no search, no warm-up steps; not the filter DESIGN.md defines at κ = 2), at
+     * state, no search, no warm-up steps; not the filter docs/algorithms.md defines at κ = 2), at
      * the best of a range of segment counts: what the passes' own steps cost once the
      * warm-up, the price of splitting lines, is gone. The κ = 2 time cannot go under it
      * without fewer instructions a step or more of them issued a cycle. */
