@@ -14,7 +14,7 @@
 #include "cs_metrics.h"
 #include "cs_reference.h"
 #include "cs_test_images.h"
-#include "cs_test_probe.h"
+#include "cs_test_backend_main.h"
 
 #ifndef CS_BACKEND
 #define CS_BACKEND "cpu"
@@ -543,44 +543,7 @@ static Suite *elements_suite (void)
   return s;
 }
 
-/* The CUDA build of this suite needs a device: find out with a one-buffer pipeline. */
-static gboolean backend_usable (gchar **why)
-{
-  GError *err = NULL;
-  GstElement *p = gst_parse_launch ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=8,height=8 "
-      "! recursivegauss backend=" CS_BACKEND " ! fakesink", &err);
-  if (!p) {
-    *why = g_strdup (err ? err->message : "cannot build a pipeline");
-    g_clear_error (&err);
-    return FALSE;
-  }
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  GstMessage *m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 20 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  gboolean ok = m && GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS;
-  if (!ok) {
-    gchar *dbg = NULL;
-    if (m)
-      gst_message_parse_error (m, &err, &dbg);
-    *why = g_strdup_printf ("%s (%s)", err ? err->message : "timeout", dbg ? dbg : "");
-    g_clear_error (&err);
-    g_free (dbg);
-  }
-  if (m)
-    gst_message_unref (m);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (p);
-  return ok;
-}
-
 int main (int argc, char **argv)
 {
-  gchar *why = NULL;
-  gst_check_init (&argc, &argv);
-  if (!cs_probe_in_child (backend_usable, &why)) {
-    printf ("SKIP: backend=%s unusable here: %s\n", CS_BACKEND, why);
-    g_free (why);
-    return 77;
-  }
-  return gst_check_run_suite (elements_suite (), "elements", __FILE__);
+  return cs_run_backend_suite (&argc, &argv, elements_suite, "elements", __FILE__);
 }
