@@ -129,3 +129,26 @@ int cs_bilateral_effective_radius (const CsBilateralParams *p)
     r = CS_BILATERAL_RADIUS_MAX;
   return r;
 }
+
+CsEdgeAwareParams cs_edgeaware_params_subsampled (const CsEdgeAwareParams *p, int s)
+{
+  CsEdgeAwareParams q = *p;
+  q.sigma = p->sigma / s;
+  return q;
+}
+
+CsBilateralParams cs_bilateral_params_subsampled (const CsBilateralParams *p, int s)
+{
+  CsBilateralParams q = *p;
+  const int r = cs_bilateral_effective_radius (p);
+  q.sigma = p->sigma / s;
+  q.radius = (r + s - 1) / s;
+  return q;
+}
+
+CsRecursiveParams cs_recursive_params_subsampled (const CsRecursiveParams *p, int s)
+{
+  CsRecursiveParams q = *p;
+  q.sigma = p->sigma / s;
+  return q;
+}

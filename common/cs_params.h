@@ -137,6 +137,13 @@ double cs_edgeaware_iteration_sigma (const CsEdgeAwareParams *p, int i);
 /* The window half-width actually used: radius, or ceil(2σ) when radius is 0, capped. */
 int cs_bilateral_effective_radius (const CsBilateralParams *p);
 
+/* The parameters along an axis of a plane whose samples lie s luma pixels apart (s = 1 or
+ * 2; docs/algorithms.md, "Formats"): σ/s, and the bilateral's window ceil(r/s) of the luma
+ * window r. σr, κ, iterations and partitions are unchanged. */
+CsEdgeAwareParams cs_edgeaware_params_subsampled (const CsEdgeAwareParams *p, int s);
+CsBilateralParams cs_bilateral_params_subsampled (const CsBilateralParams *p, int s);
+CsRecursiveParams cs_recursive_params_subsampled (const CsRecursiveParams *p, int s);
+
 /* Segment j of a line of n samples cut into b segments: [*start, *end). */
 static inline void cs_segment_bounds (int n, int b, int j, int *start, int *end)
 {

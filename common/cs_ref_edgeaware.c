@@ -46,15 +46,15 @@ static double complex pole_power (const Pole *p, double delta)
  *   causal (from = k−1, to = k):  g = a f[k] + b^δ g + Φ(k−1, k; δ)
  *   anticausal (from = k+1, to = k): g = a b^δ f[k+1] + b^δ g + Φ(k+1, k; δ)
  *   Φ(j, k; δ) = ((b^δ−1)/(r0 δ) − r1 b) f[k] − ((b^δ−1)/(r0 δ) − r1 b^δ) f[j]. */
-static void pole_step (const Pole *p, double delta, int causal, const double f_from[3],
-    const double f_to[3], double complex g[3])
+static void pole_step (const Pole *p, double delta, int causal, int nc, const double *f_from,
+    const double *f_to, double complex g[3])
 {
   const double complex bd = pole_power (p, delta);
   const double complex x = (bd - 1.0) * p->inv_r0 / delta;
   const double complex phi_to = x - p->r1 * p->b;
   const double complex phi_from = x - p->r1 * bd;
   const double complex gain_in = causal ? p->a : p->a * bd;
-  for (int c = 0; c < 3; c++) {
+  for (int c = 0; c < nc; c++) {
     const double f_in = causal ? f_to[c] : f_from[c];
     g[c] = gain_in * f_in + bd * g[c] + phi_to * f_to[c] - phi_from * f_from[c];
   }
@@ -62,7 +62,7 @@ static void pole_step (const Pole *p, double delta, int causal, const double f_f
 
 /* Filters one line of n RGB samples f (dt[k] = spacing between k−1 and k, dt[0] unused)
  * into out, cut into `segments` segments, each warmed up over `warmup` transformed units. */
-static void filter_line (const double *f, const double *dt, int n, const Pole poles[2],
+static void filter_line (const double *f, const double *dt, int n, int nc, const Pole poles[2],
     double warmup, int segments, double *out)
 {
   for (int j = 0; j < segments; j++) {
@@ -78,20 +78,20 @@ static void filter_line (const double *f, const double *dt, int n, const Pole po
     while (s > 0 && acc < warmup)
       acc += dt[s--];
     for (int k = st; k < en; k++)
-      for (int c = 0; c < 3; c++)
-        out[3 * k + c] = 0.0;
+      for (int c = 0; c < nc; c++)
+        out[nc * k + c] = 0.0;
     {
       double complex g[2][3];
       for (int i = 0; i < 2; i++)
-        for (int c = 0; c < 3; c++)
-          g[i][c] = poles[i].causal_init * f[3 * s + c];
+        for (int c = 0; c < nc; c++)
+          g[i][c] = poles[i].causal_init * f[nc * s + c];
       for (int k = s; k < en; k++) {
         if (k > s)
           for (int i = 0; i < 2; i++)
-            pole_step (&poles[i], dt[k], 1, &f[3 * (k - 1)], &f[3 * k], g[i]);
+            pole_step (&poles[i], dt[k], 1, nc, &f[nc * (k - 1)], &f[nc * k], g[i]);
         if (k >= st)
-          for (int c = 0; c < 3; c++)
-            out[3 * k + c] += creal (g[0][c] + g[1][c]);
+          for (int c = 0; c < nc; c++)
+            out[nc * k + c] += creal (g[0][c] + g[1][c]);
       }
     }
 
@@ -104,25 +104,25 @@ static void filter_line (const double *f, const double *dt, int n, const Pole po
     {
       double complex g[2][3];
       for (int i = 0; i < 2; i++)
-        for (int c = 0; c < 3; c++)
-          g[i][c] = poles[i].anticausal_init * f[3 * e + c];
+        for (int c = 0; c < nc; c++)
+          g[i][c] = poles[i].anticausal_init * f[nc * e + c];
       for (int k = e; k >= st; k--) {
         if (k < e)
           for (int i = 0; i < 2; i++)
-            pole_step (&poles[i], dt[k + 1], 0, &f[3 * (k + 1)], &f[3 * k], g[i]);
+            pole_step (&poles[i], dt[k + 1], 0, nc, &f[nc * (k + 1)], &f[nc * k], g[i]);
         if (k < en)
-          for (int c = 0; c < 3; c++)
-            out[3 * k + c] += creal (g[0][c] + g[1][c]);
+          for (int c = 0; c < nc; c++)
+            out[nc * k + c] += creal (g[0][c] + g[1][c]);
       }
     }
   }
 }
 
 /* Δt between pixel a and pixel b of the input frame, eq. (2) with the total σs. */
-static double spacing (const double *a, const double *b, double ratio2)
+static double spacing (const double *a, const double *b, int nc, double ratio2)
 {
   double d2 = 0.0;
-  for (int c = 0; c < 3; c++)
+  for (int c = 0; c < nc; c++)
     d2 += (a[c] - b[c]) * (a[c] - b[c]);
   return sqrt (1.0 + ratio2 * d2);
 }
@@ -134,54 +134,55 @@ static int segments_for (int n, const CsEdgeAwareParams *p, int segment_length)
   return p->blocks_per_stripe > 0 ? p->blocks_per_stripe : 1;
 }
 
-int cs_ref_edgeaware_rgb (const CsImage *src, const CsEdgeAwareParams *p, int segment_length,
-    double *rgb_out)
+/* Filters the width*height*nc interleaved values in cur in place: horizontal passes with px,
+ * vertical ones with py (docs/algorithms.md, "Formats"). */
+static int edgeaware_values (double *cur, int w, int h, int nc, const CsEdgeAwareParams *px,
+    const CsEdgeAwareParams *py, int segment_length)
 {
-  const int w = src->width, h = src->height, n_max = w > h ? w : h;
+  const int n_max = w > h ? w : h;
   const size_t npix = (size_t) w * h;
-  double *frame = malloc (npix * 3 * sizeof (double));
+  double *frame = malloc (npix * nc * sizeof (double));
   double *dt_h = malloc (npix * sizeof (double));
   double *dt_v = malloc (npix * sizeof (double));
-  double *line_f = malloc ((size_t) n_max * 3 * sizeof (double));
+  double *line_f = malloc ((size_t) n_max * nc * sizeof (double));
   double *line_dt = malloc ((size_t) n_max * sizeof (double));
-  double *line_out = malloc ((size_t) n_max * 3 * sizeof (double));
-  double *cur = rgb_out;
-  const double ratio2 = (p->sigma / p->sigma_r) * (p->sigma / p->sigma_r);
+  double *line_out = malloc ((size_t) n_max * nc * sizeof (double));
+  const double ratio2_h = (px->sigma / px->sigma_r) * (px->sigma / px->sigma_r);
+  const double ratio2_v = (py->sigma / py->sigma_r) * (py->sigma / py->sigma_r);
   int ok = frame && dt_h && dt_v && line_f && line_dt && line_out;
 
   if (!ok)
     goto out;
-  cs_image_to_double (src, frame);
-  memcpy (cur, frame, npix * 3 * sizeof (double));
+  memcpy (frame, cur, npix * nc * sizeof (double));
   /* The spacings come from the input frame and serve every iteration (docs/algorithms.md). */
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
-      const double *px = &frame[3 * ((size_t) y * w + x)];
-      dt_h[(size_t) y * w + x] = x == 0 ? 1.0 : spacing (px, px - 3, ratio2);
-      dt_v[(size_t) y * w + x] = y == 0 ? 1.0 : spacing (px, px - 3 * (size_t) w, ratio2);
+      const double *v = &frame[nc * ((size_t) y * w + x)];
+      dt_h[(size_t) y * w + x] = x == 0 ? 1.0 : spacing (v, v - nc, nc, ratio2_h);
+      dt_v[(size_t) y * w + x] = y == 0 ? 1.0 : spacing (v, v - (size_t) nc * w, nc, ratio2_v);
     }
 
-  for (int it = 1; it <= p->iterations && !cs_edgeaware_is_identity (p); it++) {
-    const double sigma_i = cs_edgeaware_iteration_sigma (p, it);
-    const double warmup = p->kappa * sigma_i;
-    Pole poles[2];
-    poles_for_sigma (sigma_i, poles);
+  for (int it = 1; it <= px->iterations && !(cs_edgeaware_is_identity (px) && cs_edgeaware_is_identity (py)); it++) {
+    const double sigma_h = cs_edgeaware_iteration_sigma (px, it), sigma_v = cs_edgeaware_iteration_sigma (py, it);
+    Pole poles_h[2], poles_v[2];
+    poles_for_sigma (sigma_h, poles_h);
+    poles_for_sigma (sigma_v, poles_v);
 
-    const int seg_h = segments_for (w, p, segment_length);
+    const int seg_h = segments_for (w, px, segment_length);
     for (int y = 0; y < h; y++) {
-      double *row = &cur[(size_t) y * w * 3];
-      filter_line (row, &dt_h[(size_t) y * w], w, poles, warmup, seg_h, line_out);
-      memcpy (row, line_out, (size_t) w * 3 * sizeof (double));
+      double *row = &cur[(size_t) y * w * nc];
+      filter_line (row, &dt_h[(size_t) y * w], w, nc, poles_h, px->kappa * sigma_h, seg_h, line_out);
+      memcpy (row, line_out, (size_t) w * nc * sizeof (double));
     }
-    const int seg_v = segments_for (h, p, segment_length);
+    const int seg_v = segments_for (h, py, segment_length);
     for (int x = 0; x < w; x++) {
       for (int y = 0; y < h; y++) {
-        memcpy (&line_f[3 * y], &cur[3 * ((size_t) y * w + x)], 3 * sizeof (double));
+        memcpy (&line_f[(size_t) nc * y], &cur[nc * ((size_t) y * w + x)], nc * sizeof (double));
         line_dt[y] = dt_v[(size_t) y * w + x];
       }
-      filter_line (line_f, line_dt, h, poles, warmup, seg_v, line_out);
+      filter_line (line_f, line_dt, h, nc, poles_v, py->kappa * sigma_v, seg_v, line_out);
       for (int y = 0; y < h; y++)
-        memcpy (&cur[3 * ((size_t) y * w + x)], &line_out[3 * y], 3 * sizeof (double));
+        memcpy (&cur[nc * ((size_t) y * w + x)], &line_out[(size_t) nc * y], nc * sizeof (double));
     }
   }
 out:
@@ -194,18 +195,35 @@ out:
   return ok ? 0 : -1;
 }
 
-int cs_ref_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *p)
+int cs_ref_edgeaware_rgb (const CsImage *src, const CsEdgeAwareParams *p, int segment_length,
+    double *rgb_out)
 {
-  double *rgb = malloc ((size_t) src->width * src->height * 3 * sizeof (double));
-  if (!rgb)
+  cs_image_to_double (src, rgb_out);
+  return edgeaware_values (rgb_out, src->width, src->height, 3, p, p, segment_length);
+}
+
+int cs_ref_edgeaware_channels (const CsChannels *src, CsChannels *dst, const CsEdgeAwareParams *p, int sx, int sy)
+{
+  const CsEdgeAwareParams px = cs_edgeaware_params_subsampled (p, sx);
+  const CsEdgeAwareParams py = cs_edgeaware_params_subsampled (p, sy);
+  double *v = malloc ((size_t) src->width * src->height * src->channels * sizeof (double));
+  if (!v)
     return -1;
-  if (cs_ref_edgeaware_rgb (src, p, 0, rgb) != 0) {
-    free (rgb);
+  cs_channels_to_double (src, v);
+  if (edgeaware_values (v, src->width, src->height, src->channels, &px, &py, 0) != 0) {
+    free (v);
     return -1;
   }
+  cs_channels_from_double (v, dst);
+  free (v);
+  return 0;
+}
+
+int cs_ref_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *p)
+{
+  CsChannels out = cs_channels_of_image (dst);
+  const CsChannels in = cs_channels_of_image (src);
   if (dst != src)
     cs_image_copy_alpha (src, dst);
-  cs_image_from_double (rgb, dst);
-  free (rgb);
-  return 0;
+  return cs_ref_edgeaware_channels (&in, &out, p, 1, 1);
 }

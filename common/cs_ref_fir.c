@@ -15,7 +15,7 @@ typedef struct {
   double *weights;   /* 2R+1 */
 } Ctx;
 
-static void fir_line (const double *f, int n, double *out, void *vctx)
+static void fir_line (const double *f, int n, int nc, double *out, void *vctx)
 {
   const Ctx *ctx = vctx;
   const int r = ctx->radius;
@@ -24,11 +24,11 @@ static void fir_line (const double *f, int n, double *out, void *vctx)
     for (int j = -r; j <= r; j++) {
       int m = k + j;
       m = m < 0 ? 0 : (m >= n ? n - 1 : m);
-      for (int c = 0; c < 3; c++)
-        acc[c] += ctx->weights[j + r] * f[3 * m + c];
+      for (int c = 0; c < nc; c++)
+        acc[c] += ctx->weights[j + r] * f[nc * m + c];
     }
-    for (int c = 0; c < 3; c++)
-      out[3 * k + c] = acc[c];
+    for (int c = 0; c < nc; c++)
+      out[nc * k + c] = acc[c];
   }
 }
 
@@ -49,7 +49,7 @@ int cs_ref_fir_gaussian_rgb (const CsImage *src, double sigma, double *rgb_out)
     sum += ctx.weights[j + ctx.radius] = exp (-(double) j * j / (2.0 * sigma * sigma));
   for (int j = 0; j <= 2 * ctx.radius; j++)
     ctx.weights[j] /= sum;
-  ret = cs_separable_apply (rgb_out, src->width, src->height, fir_line, &ctx);
+  ret = cs_separable_apply (rgb_out, src->width, src->height, 3, fir_line, &ctx, &ctx);
   free (ctx.weights);
   return ret;
 }

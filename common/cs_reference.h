@@ -9,6 +9,7 @@
 #ifndef CS_REFERENCE_H
 #define CS_REFERENCE_H
 
+#include "cs_channels.h"
 #include "cs_image.h"
 #include "cs_params.h"
 
@@ -39,6 +40,15 @@ int cs_ref_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams 
  * ±ceil(8σ), clamp-to-edge borders. */
 int cs_ref_fir_gaussian_rgb (const CsImage *src, double sigma, double *rgb_out);
 int cs_ref_fir_gaussian (const CsImage *src, CsImage *dst, double sigma);
+
+/* The same filters on a view of 1–3 channels whose samples lie sx and sy luma pixels apart
+ * (1 or 2; docs/algorithms.md, "Formats"): p are the luma parameters, each axis takes its
+ * own (cs_*_params_subsampled). RGBA is the 3-channel case at 1, 1; range distances are
+ * Euclidean over the view's channels. src and dst have the same size and channel count
+ * and may be the same view. */
+int cs_ref_edgeaware_channels (const CsChannels *src, CsChannels *dst, const CsEdgeAwareParams *p, int sx, int sy);
+int cs_ref_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsBilateralParams *p, int sx, int sy);
+int cs_ref_recursive_channels (const CsChannels *src, CsChannels *dst, const CsRecursiveParams *p, int sx, int sy);
 
 #ifdef __cplusplus
 }

@@ -96,6 +96,12 @@ is_identity (gconstpointer params)
   return cs_bilateral_is_identity (params);
 }
 
+static void
+subsample_params (gconstpointer params, int s, gpointer out)
+{
+  *(CsBilateralParams *) out = cs_bilateral_params_subsampled (params, s);
+}
+
 static int
 filter_cpu (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads, CsCpuWorkspace * ws)
 {
@@ -180,6 +186,7 @@ gst_bilateral_class_init (GstBilateralClass * klass)
   filter_class->params_size = sizeof (CsBilateralParams);
   filter_class->get_params = get_params;
   filter_class->is_identity = is_identity;
+  filter_class->subsample_params = subsample_params;
   filter_class->filter_cpu = filter_cpu;
   filter_class->cpu_workspace_bytes = cpu_workspace_bytes;
 #ifdef HAVE_CUDA

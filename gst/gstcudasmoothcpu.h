@@ -7,6 +7,7 @@
 #include <gst/video/video.h>
 
 #include "cs_cpu.h"
+#include "gstcudasmoothframe.h"
 
 G_BEGIN_DECLS
 
@@ -21,21 +22,26 @@ typedef struct
   GstCudaSmoothCpuFunc filter;
   GstCudaSmoothWorkspaceFunc workspace_bytes;
   CsCpuWorkspace ws;
+  CsCpuWorkspace work;   /* the RGBA working frame of GRAY8 and YUV groups (cs_channels.h) */
   int n_threads;
 } GstCudaSmoothCpu;
 
 void gst_cuda_smooth_cpu_init (GstCudaSmoothCpu * cpu, GstCudaSmoothCpuFunc filter,
     GstCudaSmoothWorkspaceFunc workspace_bytes);
 
-/* The workspace params take for frames of info (the largest of its pictures). */
-size_t gst_cuda_smooth_cpu_workspace_bytes (GstCudaSmoothCpu * cpu, gconstpointer params, const GstVideoInfo * info);
+/* The workspace the groups' parameters take for frames of info (the largest of its
+ * pictures, and the working frame where the format is not RGBA). */
+size_t gst_cuda_smooth_cpu_workspace_bytes (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp,
+    const GstVideoInfo * info);
 
 /* Reserves that workspace now (caps or parameters changed), so that frames allocate
  * nothing; 0, or −1 when memory runs out. */
-int gst_cuda_smooth_cpu_reserve (GstCudaSmoothCpu * cpu, gconstpointer params, const GstVideoInfo * info);
+int gst_cuda_smooth_cpu_reserve (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp,
+    const GstVideoInfo * info);
 
-/* Filters (or, where identity, copies) every picture of a mapped frame of info into out. */
-int gst_cuda_smooth_cpu_run (GstCudaSmoothCpu * cpu, gconstpointer params, gboolean identity,
+/* Filters (or, where identity or a group is not filtered, copies) every picture of a mapped
+ * frame of info into out. */
+int gst_cuda_smooth_cpu_run (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp, gboolean identity,
     const GstVideoFrame * in, const GstVideoFrame * out, const GstVideoInfo * info);
 
 /* Frees the workspace. */

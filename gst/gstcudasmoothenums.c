@@ -46,3 +46,17 @@ gst_cuda_smooth_overlap_get_type (void)
     g_once_init_leave (&type, g_enum_register_static ("GstCudaSmoothOverlap", values));
   return type;
 }
+
+GType
+gst_cuda_smooth_chroma_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_SMOOTH_CHROMA_FILTER, "Filter U and V together at chroma size", "filter"},
+    {GST_CUDA_SMOOTH_CHROMA_COPY, "Filter luma only, copy U and V", "copy"},
+    {0, NULL, NULL},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstCudaSmoothChroma", values));
+  return type;
+}

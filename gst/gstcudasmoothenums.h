@@ -30,7 +30,15 @@ typedef enum
   GST_CUDA_SMOOTH_OVERLAP_OFF,
 } GstCudaSmoothOverlap;
 
+/* What YUV formats do with U and V. */
+typedef enum
+{
+  GST_CUDA_SMOOTH_CHROMA_FILTER,
+  GST_CUDA_SMOOTH_CHROMA_COPY,
+} GstCudaSmoothChroma;
+
 GType gst_cuda_smooth_backend_get_type (void);
+GType gst_cuda_smooth_chroma_get_type (void);
 GType gst_cuda_smooth_active_backend_get_type (void);
 GType gst_cuda_smooth_overlap_get_type (void);
 

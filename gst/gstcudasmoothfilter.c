@@ -44,7 +44,7 @@
 GST_DEBUG_CATEGORY (gst_cuda_smooth_debug);
 #define GST_CAT_DEFAULT gst_cuda_smooth_debug
 
-#define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
+#define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, NV12, NV21, I420, YV12, Y444 }"
 /* GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, also in builds without the CUDA library */
 #define CUDA_MEMORY "memory:CUDAMemory"
 /* Frames held while overlapping: with the one being submitted, one per stream. */
@@ -58,12 +58,14 @@ enum
   PROP_OVERLAP,
   PROP_MEMORY_LIMIT,
   PROP_ACTIVE_BACKEND,
+  PROP_CHROMA,
 };
 
 #define DEFAULT_BACKEND GST_CUDA_SMOOTH_BACKEND_AUTO
 #define DEFAULT_DEVICE_ID -1
 #define DEFAULT_OVERLAP GST_CUDA_SMOOTH_OVERLAP_AUTO
 #define DEFAULT_MEMORY_LIMIT 0
+#define DEFAULT_CHROMA GST_CUDA_SMOOTH_CHROMA_FILTER
 
 typedef struct
 {
@@ -73,6 +75,7 @@ typedef struct
   GstCudaSmoothOverlap overlap;
   guint64 memory_limit_mib;
   GstCudaSmoothActiveBackend active;
+  GstCudaSmoothChroma chroma;
 
   /* streaming thread (caps, buffers, serialized events) */
   gboolean started;
@@ -80,7 +83,11 @@ typedef struct
   GstVideoInfo in_info, out_info;
   gboolean in_cuda_caps, out_cuda_caps, same_caps;
   gpointer params;             /* this frame's parameters, params_size bytes */
+  gpointer chroma_params;      /* and those of its chroma (cs_*_params_subsampled) */
+  GstCudaSmoothGroupParams groups;   /* what each group of this frame gets */
+  GstCudaSmoothLayout layout;  /* of the caps' format */
   gpointer cpu_params;         /* the parameters the CPU workspace was reserved for */
+  gboolean cpu_filter[2];      /* and the groups it filtered */
   gboolean have_cpu_params;
   GstCudaSmoothQueue queue;
   GstCudaSmoothCpu cpu;
@@ -213,8 +220,31 @@ drain (GstCudaSmoothFilter * self, gboolean eos)
 
 /* ------------------------------------------------------------------ frame work */
 
-/* Controller values at the buffer's stream time, then a consistent copy of the properties
- * into priv->params; TRUE when they leave the frame unchanged. */
+/* A consistent copy of the properties into priv->params, the chroma's parameters and what
+ * each group of the caps' format gets; TRUE when they leave the frame unchanged. */
+static gboolean
+read_params (GstCudaSmoothFilter * self)
+{
+  GstCudaSmoothFilterPrivate *priv = PRIV (self);
+  GstCudaSmoothChroma chroma;
+  GST_OBJECT_LOCK (self);
+  CLASS (self)->get_params (self, priv->params);
+  chroma = priv->chroma;
+  GST_OBJECT_UNLOCK (self);
+  const gboolean identity = CLASS (self)->is_identity (priv->params);
+  priv->groups.params[0] = priv->params;
+  priv->groups.filter[0] = !identity;
+  priv->groups.params[1] = priv->chroma_params;
+  priv->groups.filter[1] = FALSE;
+  if (priv->layout.n_groups == 2 && chroma == GST_CUDA_SMOOTH_CHROMA_FILTER) {
+    /* (4:2:0 and 4:4:4: the same subsampling on both axes) */
+    CLASS (self)->subsample_params (priv->params, priv->layout.sub_x, priv->chroma_params);
+    priv->groups.filter[1] = !CLASS (self)->is_identity (priv->chroma_params);
+  }
+  return identity;
+}
+
+/* Controller values at the buffer's stream time, then read_params (). */
 static gboolean
 snapshot_params (GstCudaSmoothFilter * self, GstBuffer * buf)
 {
@@ -225,10 +255,7 @@ snapshot_params (GstCudaSmoothFilter * self, GstBuffer * buf)
     if (GST_CLOCK_TIME_IS_VALID (st))
       gst_object_sync_values (GST_OBJECT (self), st);
   }
-  GST_OBJECT_LOCK (self);
-  CLASS (self)->get_params (self, PRIV (self)->params);
-  GST_OBJECT_UNLOCK (self);
-  return CLASS (self)->is_identity (PRIV (self)->params);
+  return read_params (self);
 }
 
 #ifdef HAVE_CUDA
@@ -261,7 +288,7 @@ host_bytes (GstCudaSmoothFilter * self, guint64 * workspace)
    * where those are host memory */
   const guint64 out_frames = priv->out_cuda_caps ? 0 : 2 + frames_held (self);
   const guint64 in_frames = priv->in_cuda_caps ? 0 : 1 + frames_held (self);
-  *workspace = priv->use_cuda ? 0 : gst_cuda_smooth_cpu_workspace_bytes (&priv->cpu, priv->params, &priv->in_info);
+  *workspace = priv->use_cuda ? 0 : gst_cuda_smooth_cpu_workspace_bytes (&priv->cpu, &priv->groups, &priv->in_info);
   return (out_frames + in_frames) * frame + *workspace;
 }
 
@@ -301,17 +328,20 @@ ensure_cpu_workspace (GstCudaSmoothFilter * self)
 {
   GstCudaSmoothFilterPrivate *priv = PRIV (self);
   const gsize size = CLASS (self)->params_size;
-  if (priv->have_cpu_params && !memcmp (priv->cpu_params, priv->params, size))
+  if (priv->have_cpu_params && !memcmp (priv->cpu_params, priv->params, size) &&
+      priv->cpu_filter[0] == priv->groups.filter[0] && priv->cpu_filter[1] == priv->groups.filter[1])
     return TRUE;
   if (!within_memory_limit (self))
     return FALSE;
-  if (gst_cuda_smooth_cpu_reserve (&priv->cpu, priv->params, &priv->in_info) != 0) {
+  if (gst_cuda_smooth_cpu_reserve (&priv->cpu, &priv->groups, &priv->in_info) != 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("Out of memory for the CPU path's workspace"),
-        ("%" G_GSIZE_FORMAT " bytes for %dx%d frames", gst_cuda_smooth_cpu_workspace_bytes (&priv->cpu, priv->params,
+        ("%" G_GSIZE_FORMAT " bytes for %dx%d frames", gst_cuda_smooth_cpu_workspace_bytes (&priv->cpu, &priv->groups,
                 &priv->in_info), GST_VIDEO_INFO_WIDTH (&priv->in_info), GST_VIDEO_INFO_HEIGHT (&priv->in_info)));
     return FALSE;
   }
   memcpy (priv->cpu_params, priv->params, size);
+  priv->cpu_filter[0] = priv->groups.filter[0];
+  priv->cpu_filter[1] = priv->groups.filter[1];
   priv->have_cpu_params = TRUE;
   return TRUE;
 }
@@ -371,7 +401,7 @@ filter_frame (GstCudaSmoothFilter * self, GstCudaSmoothPending * p, gboolean ide
     const char *what = "";
     gboolean slots_lost;
     learn_liveness (self);
-    const cudaError_t err = gst_cuda_smooth_gpu_submit (&priv->gpu, p, in_dev, out_dev, priv->params, identity,
+    const cudaError_t err = gst_cuda_smooth_gpu_submit (&priv->gpu, p, in_dev, out_dev, &priv->groups, identity,
         overlapping (self), &what, &slots_lost);
     if (slots_lost)
       GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
@@ -389,7 +419,7 @@ filter_frame (GstCudaSmoothFilter * self, GstCudaSmoothPending * p, gboolean ide
 #endif
   if (!identity && !ensure_cpu_workspace (self))
     return GST_FLOW_ERROR;
-  if (gst_cuda_smooth_cpu_run (&priv->cpu, priv->params, identity, &p->in_frame, &p->out_frame, &priv->in_info) != 0) {
+  if (gst_cuda_smooth_cpu_run (&priv->cpu, &priv->groups, identity, &p->in_frame, &p->out_frame, &priv->in_info) != 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("Out of memory on the CPU path"),
         ("%dx%d frame", GST_VIDEO_INFO_WIDTH (&priv->in_info), GST_VIDEO_INFO_HEIGHT (&priv->in_info)));
     return GST_FLOW_ERROR;
@@ -532,7 +562,7 @@ configure_gpu (GstCudaSmoothFilter * self, gboolean identity)
   GstCudaSmoothFilterPrivate *priv = PRIV (self);
   const char *what = "";
   const cudaError_t err = gst_cuda_smooth_gpu_configure (&priv->gpu, &priv->in_info, priv->in_cuda_caps,
-      priv->out_cuda_caps, priv->params, identity, &what);
+      priv->out_cuda_caps, &priv->groups, identity, &what);
   if (err == cudaSuccess)
     return TRUE;
   const gint w = GST_VIDEO_INFO_WIDTH (&priv->in_info), h = GST_VIDEO_INFO_HEIGHT (&priv->in_info);
@@ -581,10 +611,8 @@ gst_cuda_smooth_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, Gst
   if ((priv->in_cuda_caps || priv->out_cuda_caps) && !priv->use_cuda)
     return FALSE;
 
-  GST_OBJECT_LOCK (self);
-  CLASS (self)->get_params (self, priv->params);
-  GST_OBJECT_UNLOCK (self);
-  const gboolean identity = CLASS (self)->is_identity (priv->params);
+  gst_cuda_smooth_layout_of (&priv->in_info, &priv->layout);
+  const gboolean identity = read_params (self);
 #ifdef HAVE_CUDA
   if (priv->use_cuda && !configure_gpu (self, identity))
     return FALSE;
@@ -893,6 +921,9 @@ gst_cuda_smooth_filter_set_property (GObject * object, guint prop_id, const GVal
     case PROP_MEMORY_LIMIT:
       priv->memory_limit_mib = g_value_get_uint64 (value);
       break;
+    case PROP_CHROMA:
+      priv->chroma = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
@@ -920,6 +951,9 @@ gst_cuda_smooth_filter_get_property (GObject * object, guint prop_id, GValue * v
     case PROP_ACTIVE_BACKEND:
       g_value_set_enum (value, priv->active);
       break;
+    case PROP_CHROMA:
+      g_value_set_enum (value, priv->chroma);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
@@ -934,10 +968,12 @@ gst_cuda_smooth_filter_finalize (GObject * object)
   gst_cuda_smooth_queue_drop (&priv->queue);
 #ifdef HAVE_CUDA
   gst_cuda_smooth_gpu_close (&priv->gpu);
-  g_free (priv->gpu.params);
+  g_free (priv->gpu.params[0]);
+  g_free (priv->gpu.params[1]);
 #endif
   gst_cuda_smooth_cpu_clear (&priv->cpu);
   g_free (priv->params);
+  g_free (priv->chroma_params);
   g_free (priv->cpu_params);
   G_OBJECT_CLASS (gst_cuda_smooth_filter_parent_class)->finalize (object);
 }
@@ -984,6 +1020,13 @@ gst_cuda_smooth_filter_class_init (GstCudaSmoothFilterClass * klass)
           "What filters the frames now: none (not started), cuda or cpu",
           gst_cuda_smooth_active_backend_get_type (), GST_CUDA_SMOOTH_ACTIVE_NONE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_CHROMA,
+      g_param_spec_enum ("chroma", "Chroma",
+          "YUV formats: filter smooths U and V as one image at their own size (the spatial parameters "
+          "scaled by the subsampling); copy filters luma only and copies U and V through (cheaper). "
+          "No effect on RGB and GRAY8",
+          gst_cuda_smooth_chroma_get_type (), DEFAULT_CHROMA,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_smooth_filter_set_context);
 
@@ -1007,6 +1050,7 @@ gst_cuda_smooth_filter_class_init (GstCudaSmoothFilterClass * klass)
   gst_type_mark_as_plugin_api (gst_cuda_smooth_backend_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_cuda_smooth_active_backend_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_cuda_smooth_overlap_get_type (), 0);
+  gst_type_mark_as_plugin_api (gst_cuda_smooth_chroma_get_type (), 0);
 }
 
 #ifdef HAVE_CUDA
@@ -1030,6 +1074,7 @@ gst_cuda_smooth_filter_constructed (GObject * object)
   GstCudaSmoothFilterClass *klass = CLASS (self);
   const gsize size = MAX (klass->params_size, 1);
   priv->params = g_malloc0 (size);
+  priv->chroma_params = g_malloc0 (size);
   priv->cpu_params = g_malloc0 (size);
   gst_cuda_smooth_cpu_init (&priv->cpu, klass->filter_cpu, klass->cpu_workspace_bytes);
 #ifdef HAVE_CUDA
@@ -1046,6 +1091,7 @@ gst_cuda_smooth_filter_init (GstCudaSmoothFilter * self)
   priv->device_id = DEFAULT_DEVICE_ID;
   priv->overlap = DEFAULT_OVERLAP;
   priv->memory_limit_mib = DEFAULT_MEMORY_LIMIT;
+  priv->chroma = DEFAULT_CHROMA;
   priv->active = GST_CUDA_SMOOTH_ACTIVE_NONE;
   priv->upstream_live = -1;
   gst_cuda_smooth_queue_init (&priv->queue, wait_for_slot, self);

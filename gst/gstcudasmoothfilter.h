@@ -40,6 +40,10 @@ struct _GstCudaSmoothFilterClass
   /* TRUE when params leave every frame unchanged (the element passes buffers through). */
   gboolean (*is_identity) (gconstpointer params);
 
+  /* The parameters of a plane whose samples lie s luma pixels apart on both axes: YUV
+   * chroma (cs_*_params_subsampled). */
+  void (*subsample_params) (gconstpointer params, int s, gpointer out);
+
   /* The CPU path (common/cs_cpu.h): the filter, and the workspace it takes. */
   int (*filter_cpu) (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads,
       CsCpuWorkspace * ws);

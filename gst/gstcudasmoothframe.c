@@ -7,8 +7,8 @@
 
 /* The bytes of one row of a plane and its number of rows, at the size info gives: the
  * widest of the components the plane holds (4:2:2 packed rows round up to whole macropixels). */
-static void
-plane_extent (const GstVideoInfo * info, guint plane, guint64 * row_bytes, guint64 * rows)
+void
+gst_cuda_smooth_plane_extent (const GstVideoInfo * info, guint plane, guint64 * row_bytes, guint64 * rows)
 {
   const GstVideoFormatInfo *finfo = info->finfo;
   gint comps[GST_VIDEO_MAX_COMPONENTS];
@@ -34,7 +34,7 @@ layout_problem (const GstVideoFrame * frame, const GstVideoInfo * info)
     const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, i);
     const guint8 *start = GST_VIDEO_FRAME_PLANE_DATA (frame, i);
     guint64 row_bytes, rows;
-    plane_extent (info, i, &row_bytes, &rows);
+    gst_cuda_smooth_plane_extent (info, i, &row_bytes, &rows);
     if (stride < 0 || (guint64) stride < row_bytes)
       return g_strdup_printf ("plane %u: stride %d is smaller than a row of %" G_GUINT64_FORMAT
           " bytes", i, stride, row_bytes);
@@ -97,6 +97,47 @@ gst_cuda_smooth_frame_pictures (const GstVideoFrame * frame, const GstVideoInfo 
   pictures[0] = (GstCudaSmoothPicture) { data, w, (h + 1) / 2, 2 * stride };
   pictures[1] = (GstCudaSmoothPicture) { data + stride, w, h / 2, 2 * stride };
   return 2;
+}
+
+void
+gst_cuda_smooth_layout_of (const GstVideoInfo * info, GstCudaSmoothLayout * layout)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  layout->packed_rgb = GST_VIDEO_FORMAT_INFO_IS_RGB (finfo);
+  layout->n_groups = GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) ? 2 : 1;
+  layout->sub_x = 1 << GST_VIDEO_FORMAT_INFO_W_SUB (finfo, 1);
+  layout->sub_y = 1 << GST_VIDEO_FORMAT_INFO_H_SUB (finfo, 1);
+  if (layout->n_groups == 1)
+    layout->sub_x = layout->sub_y = 1;
+}
+
+CsChannels
+gst_cuda_smooth_group_view (const GstVideoInfo * info, guint8 * const planes[], const gint strides[], guint group,
+    guint field, guint n_fields)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  /* components: R, G, B of RGB formats (their order does not matter to the filters), Y
+   * alone, or U and V */
+  const gint first = group == 0 ? 0 : 1;
+  const gint count = GST_VIDEO_FORMAT_INFO_IS_RGB (finfo) ? 3 : group == 0 ? 1 : 2;
+  const gint h = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, first, GST_VIDEO_INFO_HEIGHT (info));
+  CsChannels v = { 0 };
+  v.width = GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, first, GST_VIDEO_INFO_WIDTH (info));
+  v.height = n_fields == 1 ? h : field == 0 ? (h + 1) / 2 : h / 2;
+  v.channels = count;
+  v.step = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, first);
+  for (gint c = 0; c < count; c++) {
+    const guint plane = GST_VIDEO_FORMAT_INFO_PLANE (finfo, first + c);
+    v.data[c] = planes[plane] + GST_VIDEO_FORMAT_INFO_POFFSET (finfo, first + c) + (gsize) field * strides[plane];
+    v.stride[c] = (ptrdiff_t) strides[plane] * n_fields;
+  }
+  return v;
+}
+
+guint
+gst_cuda_smooth_frame_n_fields (const GstVideoFrame * frame, const GstVideoInfo * info)
+{
+  return GST_VIDEO_FRAME_IS_INTERLACED (frame) && GST_VIDEO_INFO_HEIGHT (info) >= 2 ? 2 : 1;
 }
 
 static gboolean

@@ -12,6 +12,8 @@
 
 #include <gst/video/video.h>
 
+#include "cs_channels.h"
+
 G_BEGIN_DECLS
 
 /* Maps buf as a frame of info (flags as for gst_video_frame_map()). FALSE with *why set
@@ -35,6 +37,40 @@ typedef struct
  * where the frame is interlaced. Returns how many. */
 guint gst_cuda_smooth_frame_pictures (const GstVideoFrame * frame, const GstVideoInfo * info,
     GstCudaSmoothPicture pictures[2]);
+
+/* How a format's frames divide into the images the filters see (docs/algorithms.md,
+ * "Formats"): RGBA-family frames are one packed image (its colour channels, alpha copied);
+ * GRAY8 one 1-channel image; YUV formats luma (1 channel) and chroma (U and V, 2 channels,
+ * subsampled by sub_x, sub_y). */
+typedef struct
+{
+  gboolean packed_rgb;
+  guint n_groups;
+  gint sub_x, sub_y;            /* of group 1 (chroma) */
+} GstCudaSmoothLayout;
+
+void gst_cuda_smooth_layout_of (const GstVideoInfo * info, GstCudaSmoothLayout * layout);
+
+/* What each group of a frame gets: its filter's parameters (the element's for group 0,
+ * cs_*_params_subsampled for chroma), or a copy (filter FALSE: chroma=copy, or parameters
+ * that change no byte of that group). */
+typedef struct
+{
+  gconstpointer params[2];
+  gboolean filter[2];
+} GstCudaSmoothGroupParams;
+
+/* Group `group` of a frame of info whose planes start at planes[] with strides[] (a mapped
+ * host frame, a mapped CUDA frame or a device frame alike): field `field` of n_fields (1, or
+ * 2 for interlaced frames, as gst_cuda_smooth_frame_pictures () splits them). */
+CsChannels gst_cuda_smooth_group_view (const GstVideoInfo * info, guint8 * const planes[],
+    const gint strides[], guint group, guint field, guint n_fields);
+
+/* 2 when a mapped frame's rows interleave two fields that are filtered apart, else 1. */
+guint gst_cuda_smooth_frame_n_fields (const GstVideoFrame * frame, const GstVideoInfo * info);
+
+/* The bytes of one row of plane `plane` and its number of rows, at the size info gives. */
+void gst_cuda_smooth_plane_extent (const GstVideoInfo * info, guint plane, guint64 * row_bytes, guint64 * rows);
 
 /* The byte of a pixel that holds alpha or x: 0 (ARGB, ABGR, xRGB, xBGR) or 3. */
 gint gst_cuda_smooth_alpha_offset (const GstVideoInfo * info);

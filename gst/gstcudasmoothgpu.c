@@ -24,7 +24,8 @@ gst_cuda_smooth_gpu_init (GstCudaSmoothGpu * gpu, GstCudaSmoothPlanFunc plan_new
   memset (gpu, 0, sizeof *gpu);
   gpu->plan_new = plan_new;
   gpu->params_size = params_size;
-  gpu->params = g_malloc0 (params_size);
+  gpu->params[0] = g_malloc0 (params_size);
+  gpu->params[1] = g_malloc0 (params_size);
   gpu->n_slots = GST_CUDA_SMOOTH_SLOTS;
 }
 
@@ -73,11 +74,12 @@ free_slots (GstCudaSmoothGpu * gpu)
 static void
 free_plans (GstCudaSmoothGpu * gpu)
 {
-  for (int i = 0; i < N_LAYOUTS; i++) {
-    if (gpu->plans[i])
-      cs_cuda_plan_free (gpu->plans[i]);
-    gpu->plans[i] = NULL;
-  }
+  for (int g = 0; g < 2; g++)
+    for (int i = 0; i < N_LAYOUTS; i++) {
+      if (gpu->plans[g][i])
+        cs_cuda_plan_free (gpu->plans[g][i]);
+      gpu->plans[g][i] = NULL;
+    }
   gpu->have_params = FALSE;
 }
 
@@ -170,45 +172,79 @@ layout_used (const GstVideoInfo * info, int layout)
   return layout != WHOLE;
 }
 
+/* The height of group g's pictures of a layout. */
 static gint
-layout_height (const GstVideoInfo * info, int layout)
+layout_height (const GstVideoInfo * info, int g, int layout)
 {
-  const gint h = GST_VIDEO_INFO_HEIGHT (info);
+  const gint comp = g == 0 ? 0 : 1;
+  const gint h = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, comp, GST_VIDEO_INFO_HEIGHT (info));
   return layout == WHOLE ? h : layout == TOP ? (h + 1) / 2 : h / 2;
 }
 
-/* Plans for params for every layout the caps use (the streams are idle). */
+static gint
+group_width (const GstVideoInfo * info, int g)
+{
+  return GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (info->finfo, g == 0 ? 0 : 1, GST_VIDEO_INFO_WIDTH (info));
+}
+
+/* Plans for the groups' parameters for every layout the caps use (the streams are idle).
+ * RGBA formats take copy plans where identity; the groups of other formats a NULL plan,
+ * which copies (cs_cuda_plan_run_channels). */
 static cudaError_t
-make_plans (GstCudaSmoothGpu * gpu, gconstpointer params, gboolean identity)
+make_plans (GstCudaSmoothGpu * gpu, const GstCudaSmoothGroupParams * gp, gboolean identity)
 {
   free_plans (gpu);
-  memcpy (gpu->params, params, gpu->params_size);
-  gpu->identity = identity;
-  for (int l = 0; l < N_LAYOUTS; l++) {
-    if (!layout_used (&gpu->info, l))
-      continue;
-    const gint w = GST_VIDEO_INFO_WIDTH (&gpu->info), h = layout_height (&gpu->info, l);
-    const cudaError_t err = identity ? cs_cuda_copy_plan_new (w, h, &gpu->plans[l])
-        : gpu->plan_new (params, w, h, &gpu->dev, &gpu->plans[l]);
-    if (err != cudaSuccess) {
-      free_plans (gpu);
-      return err;
-    }
-    GST_DEBUG ("plan for %dx%d pictures: %s, %d/%d segments, %zu bytes of scratch", w, h,
-        cs_cuda_path_name (cs_cuda_plan_path (gpu->plans[l])), cs_cuda_plan_segments (gpu->plans[l], CS_PASS_ROWS),
-        cs_cuda_plan_segments (gpu->plans[l], CS_PASS_COLUMNS), cs_cuda_plan_scratch_bytes (gpu->plans[l]));
+  for (guint g = 0; g < 2; g++) {
+    gpu->filter[g] = g < gpu->layout.n_groups && gp->filter[g];
+    if (gpu->filter[g])
+      memcpy (gpu->params[g], gp->params[g], gpu->params_size);
   }
+  gpu->identity = identity;
+  for (guint g = 0; g < gpu->layout.n_groups; g++)
+    for (int l = 0; l < N_LAYOUTS; l++) {
+      if (!layout_used (&gpu->info, l) || (!gpu->layout.packed_rgb && (identity || !gpu->filter[g])))
+        continue;
+      const gint w = group_width (&gpu->info, g), h = layout_height (&gpu->info, g, l);
+      CsCudaPlan **plan = &gpu->plans[g][l];
+      const cudaError_t err = identity || !gpu->filter[g] ? cs_cuda_copy_plan_new (w, h, plan)
+          : gpu->plan_new (gpu->params[g], w, h, &gpu->dev, plan);
+      if (err != cudaSuccess) {
+        free_plans (gpu);
+        return err;
+      }
+      GST_DEBUG ("plan for %dx%d pictures of group %u: %s, %d/%d segments, %zu bytes of scratch", w, h, g,
+          cs_cuda_path_name (cs_cuda_plan_path (*plan)), cs_cuda_plan_segments (*plan, CS_PASS_ROWS),
+          cs_cuda_plan_segments (*plan, CS_PASS_COLUMNS), cs_cuda_plan_scratch_bytes (*plan));
+    }
   gpu->have_params = TRUE;
   return cudaSuccess;
 }
 
+/* Whether gp asks for other plans than the current ones. */
+static gboolean
+params_changed (GstCudaSmoothGpu * gpu, const GstCudaSmoothGroupParams * gp, gboolean identity)
+{
+  if (!gpu->have_params || identity != gpu->identity)
+    return TRUE;
+  for (guint g = 0; g < gpu->layout.n_groups; g++)
+    if (gp->filter[g] != gpu->filter[g] || (gp->filter[g] && memcmp (gp->params[g], gpu->params[g], gpu->params_size)))
+      return TRUE;
+  return FALSE;
+}
+
+/* The plans' scratch, and the working frames of the GRAY8 and YUV formats (16-byte aligned
+ * after the plans' part). */
 static size_t
 plans_scratch_bytes (GstCudaSmoothGpu * gpu)
 {
   size_t bytes = 0;
-  for (int l = 0; l < N_LAYOUTS; l++)
-    if (gpu->plans[l])
-      bytes = MAX (bytes, cs_cuda_plan_scratch_bytes (gpu->plans[l]));
+  for (int g = 0; g < 2; g++)
+    for (int l = 0; l < N_LAYOUTS; l++)
+      if (gpu->plans[g][l])
+        bytes = MAX (bytes, cs_cuda_plan_scratch_bytes (gpu->plans[g][l]));
+  bytes = (bytes + 255) / 256 * 256;
+  if (!gpu->layout.packed_rgb)
+    bytes += cs_cuda_channels_work_bytes (GST_VIDEO_INFO_WIDTH (&gpu->info), GST_VIDEO_INFO_HEIGHT (&gpu->info));
   return bytes;
 }
 
@@ -218,7 +254,7 @@ static cudaError_t
 ensure_slot (GstCudaSmoothGpu * gpu, int slot, gboolean need_in, gboolean need_out, const char **what)
 {
   GstCudaSmoothSlot *s = &gpu->slots[slot];
-  const size_t bytes = gpu->d_pitch * GST_VIDEO_INFO_HEIGHT (&gpu->info);
+  const size_t bytes = gpu->d_bytes;
   const size_t scratch_bytes = plans_scratch_bytes (gpu);
   cudaError_t err = cudaSuccess;
   *what = "allocating the upload frame";
@@ -244,9 +280,23 @@ ensure_slot (GstCudaSmoothGpu * gpu, int slot, gboolean need_in, gboolean need_o
   return err;
 }
 
+/* The upload and download frames: every plane's rows at a pitch of whole 512 bytes. */
+static void
+layout_device_frames (GstCudaSmoothGpu * gpu)
+{
+  gpu->d_bytes = 0;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&gpu->info); p++) {
+    guint64 row_bytes, rows;
+    gst_cuda_smooth_plane_extent (&gpu->info, p, &row_bytes, &rows);
+    gpu->d_offset[p] = gpu->d_bytes;
+    gpu->d_pitch[p] = (row_bytes + 511) / 512 * 512;
+    gpu->d_bytes += gpu->d_pitch[p] * rows;
+  }
+}
+
 cudaError_t
 gst_cuda_smooth_gpu_configure (GstCudaSmoothGpu * gpu, const GstVideoInfo * info, gboolean in_cuda,
-    gboolean out_cuda, gconstpointer params, gboolean identity, const char **what)
+    gboolean out_cuda, const GstCudaSmoothGroupParams * gp, gboolean identity, const char **what)
 {
   cudaError_t err;
   *what = "making the CUDA context current";
@@ -257,9 +307,10 @@ gst_cuda_smooth_gpu_configure (GstCudaSmoothGpu * gpu, const GstVideoInfo * info
   gpu->info = *info;
   gpu->in_cuda = in_cuda;
   gpu->out_cuda = out_cuda;
-  gpu->d_pitch = ((size_t) GST_VIDEO_INFO_WIDTH (info) * 4 + 511) / 512 * 512;
+  gst_cuda_smooth_layout_of (info, &gpu->layout);
+  layout_device_frames (gpu);
   *what = "planning the filter";
-  err = make_plans (gpu, params, identity);
+  err = make_plans (gpu, gp, identity);
   /* slot 0's buffers now, so that a frame the GPU cannot hold fails at negotiation; the
    * other slots' come with their first frame, which only overlapping gives them */
   if (err == cudaSuccess)
@@ -275,7 +326,7 @@ gst_cuda_smooth_gpu_configure (GstCudaSmoothGpu * gpu, const GstVideoInfo * info
 guint64
 gst_cuda_smooth_gpu_slot_bytes (GstCudaSmoothGpu * gpu)
 {
-  const guint64 frame = (guint64) gpu->d_pitch * GST_VIDEO_INFO_HEIGHT (&gpu->info);
+  const guint64 frame = gpu->d_bytes;
   return (gpu->in_cuda ? 0 : frame) + (gpu->out_cuda ? 0 : frame) + plans_scratch_bytes (gpu);
 }
 
@@ -296,22 +347,82 @@ device_picture (const GstCudaSmoothPicture * pic, guint i, guint n, void *base, 
   return img;
 }
 
+/* Copies every plane of a frame between host and device (cudaMemcpy2DAsync per plane). */
+static cudaError_t
+copy_planes (GstCudaSmoothGpu * gpu, guint8 * const dst[], const size_t dst_pitch[], guint8 * const src[],
+    const size_t src_pitch[], enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+  cudaError_t err = cudaSuccess;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&gpu->info) && err == cudaSuccess; p++) {
+    guint64 row_bytes, rows;
+    gst_cuda_smooth_plane_extent (&gpu->info, p, &row_bytes, &rows);
+    err = cudaMemcpy2DAsync (dst[p], dst_pitch[p], src[p], src_pitch[p], row_bytes, rows, kind, stream);
+  }
+  return err;
+}
+
+/* RGBA formats: each picture through its plan (alpha copied by it). */
+static cudaError_t
+run_packed (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * in, size_t in_pitch, guint8 * out,
+    size_t out_pitch, void *scratch, cudaStream_t stream)
+{
+  GstCudaSmoothPicture pics[2];
+  const guint n = gst_cuda_smooth_frame_pictures (&p->in_frame, &gpu->info, pics);
+  const int alpha = gst_cuda_smooth_alpha_offset (&gpu->info);
+  cudaError_t err = cudaSuccess;
+  for (guint i = 0; i < n && err == cudaSuccess; i++) {
+    const CsCudaPlan *plan = gpu->plans[0][n == 1 ? WHOLE : i == 0 ? TOP : BOTTOM];
+    const CsCudaImage src = device_picture (&pics[i], i, n, in, in_pitch, alpha);
+    const CsCudaImage dst = device_picture (&pics[i], i, n, out, out_pitch, alpha);
+    err = plan ? cs_cuda_plan_run (plan, &src, &dst, scratch, stream) : cudaErrorInvalidValue;
+  }
+  return err;
+}
+
+/* GRAY8 and YUV: every group of every picture through its plan, or copied. */
+static cudaError_t
+run_groups (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * const in[], const size_t in_pitch[],
+    guint8 * const out[], const size_t out_pitch[], void *scratch, cudaStream_t stream)
+{
+  const guint n = gst_cuda_smooth_frame_n_fields (&p->in_frame, &gpu->info);
+  gint in_strides[GST_VIDEO_MAX_PLANES], out_strides[GST_VIDEO_MAX_PLANES];
+  size_t plan_scratch = 0;
+  cudaError_t err = cudaSuccess;
+  for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (&gpu->info); i++) {
+    in_strides[i] = (gint) in_pitch[i];
+    out_strides[i] = (gint) out_pitch[i];
+  }
+  for (int g = 0; g < 2; g++)
+    for (int l = 0; l < N_LAYOUTS; l++)
+      if (gpu->plans[g][l])
+        plan_scratch = MAX (plan_scratch, cs_cuda_plan_scratch_bytes (gpu->plans[g][l]));
+  guint8 *work = (guint8 *) scratch + (plan_scratch + 255) / 256 * 256;
+  for (guint g = 0; g < gpu->layout.n_groups && err == cudaSuccess; g++)
+    for (guint f = 0; f < n && err == cudaSuccess; f++) {
+      const CsCudaPlan *plan = gpu->plans[g][n == 1 ? WHOLE : f == 0 ? TOP : BOTTOM];
+      const CsChannels src = gst_cuda_smooth_group_view (&gpu->info, in, in_strides, g, f, n);
+      const CsChannels dst = gst_cuda_smooth_group_view (&gpu->info, out, out_strides, g, f, n);
+      err = cs_cuda_plan_run_channels (plan, &src, &dst, work, scratch, stream);
+    }
+  return err;
+}
+
 cudaError_t
 gst_cuda_smooth_gpu_submit (GstCudaSmoothGpu * gpu, GstCudaSmoothPending * p, gboolean in_dev, gboolean out_dev,
-    gconstpointer params, gboolean identity, gboolean overlap, const char **what, gboolean * slots_lost)
+    const GstCudaSmoothGroupParams * gp, gboolean identity, gboolean overlap, const char **what, gboolean * slots_lost)
 {
-  const gint w = GST_VIDEO_INFO_WIDTH (&gpu->info), h = GST_VIDEO_INFO_HEIGHT (&gpu->info);
+  const guint n_planes = GST_VIDEO_INFO_N_PLANES (&gpu->info);
   int slot = overlap ? (int) (gpu->frames++ % gpu->n_slots) : 0;
   cudaError_t err;
   *slots_lost = FALSE;
   *what = "making the CUDA context current";
   if (!push (gpu))
     return cudaErrorInvalidResourceHandle;
-  if (!gpu->have_params || identity != gpu->identity || memcmp (params, gpu->params, gpu->params_size)) {
+  if (params_changed (gpu, gp, identity)) {
     /* new parameters: plans for them, once no frame in flight runs the old ones */
     sync_streams (gpu);
     *what = "planning the filter";
-    if ((err = make_plans (gpu, params, identity)) != cudaSuccess)
+    if ((err = make_plans (gpu, gp, identity)) != cudaSuccess)
       goto out;
   }
   err = ensure_slot (gpu, slot, !in_dev, !out_dev, what);
@@ -331,36 +442,39 @@ gst_cuda_smooth_gpu_submit (GstCudaSmoothGpu * gpu, GstCudaSmoothPending * p, gb
   p->slot = slot;
   const cudaStream_t stream = gpu->streams[slot];
   const GstCudaSmoothSlot *s = &gpu->slots[slot];
-  void *in = GST_VIDEO_FRAME_PLANE_DATA (&p->in_frame, 0), *out = GST_VIDEO_FRAME_PLANE_DATA (&p->out_frame, 0);
-  size_t in_pitch = (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&p->in_frame, 0);
-  size_t out_pitch = (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&p->out_frame, 0);
+  guint8 *in[GST_VIDEO_MAX_PLANES] = { 0 }, *out[GST_VIDEO_MAX_PLANES] = { 0 }, *host_out[GST_VIDEO_MAX_PLANES] = { 0 };
+  size_t in_pitch[GST_VIDEO_MAX_PLANES] = { 0 }, out_pitch[GST_VIDEO_MAX_PLANES] = { 0 };
+  size_t host_out_pitch[GST_VIDEO_MAX_PLANES] = { 0 };
+  for (guint i = 0; i < n_planes; i++) {
+    in[i] = GST_VIDEO_FRAME_PLANE_DATA (&p->in_frame, i);
+    in_pitch[i] = (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&p->in_frame, i);
+    host_out[i] = out[i] = GST_VIDEO_FRAME_PLANE_DATA (&p->out_frame, i);
+    host_out_pitch[i] = out_pitch[i] = (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&p->out_frame, i);
+  }
   if (!in_dev) {
     /* system memory, or CUDA memory of another context (mapped to host): upload */
+    guint8 *d_in[GST_VIDEO_MAX_PLANES] = { 0 };
+    for (guint i = 0; i < n_planes; i++)
+      d_in[i] = (guint8 *) s->d_in + gpu->d_offset[i];
     *what = "cudaMemcpy2DAsync (upload)";
-    err = cudaMemcpy2DAsync (s->d_in, gpu->d_pitch, in, in_pitch, (size_t) w * 4, h, cudaMemcpyHostToDevice, stream);
-    in = s->d_in;
-    in_pitch = gpu->d_pitch;
+    err = copy_planes (gpu, d_in, gpu->d_pitch, in, in_pitch, cudaMemcpyHostToDevice, stream);
+    for (guint i = 0; i < n_planes; i++) {
+      in[i] = d_in[i];
+      in_pitch[i] = gpu->d_pitch[i];
+    }
   }
-  void *host_out = out;
-  const size_t host_out_pitch = out_pitch;
-  if (!out_dev) {
-    out = s->d_out;
-    out_pitch = gpu->d_pitch;
-  }
-  GstCudaSmoothPicture pics[2];
-  const guint n = gst_cuda_smooth_frame_pictures (&p->in_frame, &gpu->info, pics);
-  const int alpha = gst_cuda_smooth_alpha_offset (&gpu->info);
+  if (!out_dev)
+    for (guint i = 0; i < n_planes; i++) {
+      out[i] = (guint8 *) s->d_out + gpu->d_offset[i];
+      out_pitch[i] = gpu->d_pitch[i];
+    }
   *what = identity ? "copying the frame" : "filtering";
-  for (guint i = 0; i < n && err == cudaSuccess; i++) {
-    const CsCudaPlan *plan = gpu->plans[n == 1 ? WHOLE : i == 0 ? TOP : BOTTOM];
-    const CsCudaImage src = device_picture (&pics[i], i, n, in, in_pitch, alpha);
-    const CsCudaImage dst = device_picture (&pics[i], i, n, out, out_pitch, alpha);
-    err = plan ? cs_cuda_plan_run (plan, &src, &dst, s->scratch, stream) : cudaErrorInvalidValue;
-  }
+  if (err == cudaSuccess)
+    err = gpu->layout.packed_rgb ? run_packed (gpu, p, in[0], in_pitch[0], out[0], out_pitch[0], s->scratch, stream)
+        : run_groups (gpu, p, in, in_pitch, out, out_pitch, s->scratch, stream);
   if (err == cudaSuccess && !out_dev) {
     *what = "cudaMemcpy2DAsync (download)";
-    err = cudaMemcpy2DAsync (host_out, host_out_pitch, out, out_pitch, (size_t) w * 4, h, cudaMemcpyDeviceToHost,
-        stream);
+    err = copy_planes (gpu, host_out, host_out_pitch, out, out_pitch, cudaMemcpyDeviceToHost, stream);
   }
 out:
   pop ();

@@ -45,19 +45,24 @@ typedef struct
 
   /* set with the caps */
   GstVideoInfo info;
+  GstCudaSmoothLayout layout;
   gboolean in_cuda, out_cuda;   /* caps in CUDA memory on either side */
-  size_t d_pitch;               /* of the upload and download frames */
+  /* the upload and download frames: each plane's offset and pitch, and their bytes */
+  size_t d_offset[GST_VIDEO_MAX_PLANES], d_pitch[GST_VIDEO_MAX_PLANES], d_bytes;
   GstCudaSmoothSlot slots[GST_CUDA_SMOOTH_SLOTS];
   gint n_slots;                 /* slots the device had memory for */
   guint64 frames;               /* submitted, for the round robin */
 
-  /* the plans for `params` (params_size bytes): whole frames, the top and the bottom field */
+  /* the plans for the groups' parameters (params_size bytes each), by group (luma or
+   * colour, chroma) and picture: whole frames, the top and the bottom field; NULL where a
+   * group is copied */
   GstCudaSmoothPlanFunc plan_new;
-  gpointer params;
+  gpointer params[2];
+  gboolean filter[2];
   gsize params_size;
   gboolean identity;
   gboolean have_params;
-  CsCudaPlan *plans[3];
+  CsCudaPlan *plans[2][3];
 } GstCudaSmoothGpu;
 
 void gst_cuda_smooth_gpu_init (GstCudaSmoothGpu * gpu, GstCudaSmoothPlanFunc plan_new, gsize params_size);
@@ -76,7 +81,7 @@ void gst_cuda_smooth_gpu_close (GstCudaSmoothGpu * gpu);
  * scratch the current parameters' plan takes): a frame the device cannot hold fails here.
  * cudaSuccess, or the error with *what was being done. */
 cudaError_t gst_cuda_smooth_gpu_configure (GstCudaSmoothGpu * gpu, const GstVideoInfo * info,
-    gboolean in_cuda, gboolean out_cuda, gconstpointer params, gboolean identity, const char **what);
+    gboolean in_cuda, gboolean out_cuda, const GstCudaSmoothGroupParams * gp, gboolean identity, const char **what);
 
 /* Device bytes the configured slots take, and what one more slot would. */
 guint64 gst_cuda_smooth_gpu_slot_bytes (GstCudaSmoothGpu * gpu);
@@ -94,7 +99,7 @@ gboolean gst_cuda_smooth_gpu_map (GstCudaSmoothGpu * gpu, GstVideoFrame * frame,
  * buffers the device has no memory for is given up (*slots_lost) and the frame runs on
  * slot 0. */
 cudaError_t gst_cuda_smooth_gpu_submit (GstCudaSmoothGpu * gpu, GstCudaSmoothPending * p,
-    gboolean in_dev, gboolean out_dev, gconstpointer params, gboolean identity, gboolean overlap,
+    gboolean in_dev, gboolean out_dev, const GstCudaSmoothGroupParams * gp, gboolean identity, gboolean overlap,
     const char **what, gboolean * slots_lost);
 
 /* Waits for a slot's work. */

@@ -70,6 +70,12 @@ is_identity (gconstpointer params)
   return cs_edgeaware_is_identity (params);
 }
 
+static void
+subsample_params (gconstpointer params, int s, gpointer out)
+{
+  *(CsEdgeAwareParams *) out = cs_edgeaware_params_subsampled (params, s);
+}
+
 static int
 filter_cpu (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads, CsCpuWorkspace * ws)
 {
@@ -156,6 +162,7 @@ gst_edge_aware_gauss_class_init (GstEdgeAwareGaussClass * klass)
   filter_class->params_size = sizeof (CsEdgeAwareParams);
   filter_class->get_params = get_params;
   filter_class->is_identity = is_identity;
+  filter_class->subsample_params = subsample_params;
   filter_class->filter_cpu = filter_cpu;
   filter_class->cpu_workspace_bytes = cpu_workspace_bytes;
 #ifdef HAVE_CUDA

@@ -9,9 +9,12 @@
  * With --devices N (N GPUs): N such pipelines at once, pipeline i on cuda-device-id=i, and the
  * aggregate frames/s against one pipeline on one GPU, in the same run:
  *   bench-devices filter=... path=... size=WxH devices=N fps_total=... fps_one=... scaling=...
- * Usage: cs-bench-pipeline [--frames N] [--only FILTER] [--size WxH] [--path system|cuda]
+ * Usage: cs-bench-pipeline [--frames N] [--only FILTER] [--size WxH] [--path system|cuda] [--format F]
  *                          [--params "PROPERTIES"]   (with --only: that filter's properties)
  *                          [--devices N]
+ * With --decode CLIP.mp4 (H.264): frames/s of nvh264dec alone and with each filter after it in
+ * CUDA memory (NV12), in one run:
+ *   bench-decode clip=... element=... fps=... decoder_alone_fps=... ratio=...
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gst/base/gstpushsrc.h>
@@ -36,6 +39,7 @@ typedef struct {
 } PoolSrcClass;
 
 G_DEFINE_TYPE (PoolSrc, pool_src, GST_TYPE_PUSH_SRC);
+static const char *format = "RGBA";   /* --format */
 static GQuark written_quark;
 
 static GstCaps *pool_src_get_caps (GstBaseSrc *src, GstCaps *filter)
@@ -156,8 +160,8 @@ static void on_handoff (GstElement *sink, GstBuffer *buf, GstPad *pad, gpointer 
 static int run (const char *filter, const char *params, const char *path, int w, int h, int frames,
     double floor_ms)
 {
-  gchar *caps_str = g_strdup_printf ("video/x-raw%s,format=RGBA,width=%d,height=%d,framerate=0/1",
-      !strcmp (path, "cuda") ? "(memory:CUDAMemory)" : "", w, h);
+  gchar *caps_str = g_strdup_printf ("video/x-raw%s,format=%s,width=%d,height=%d,framerate=0/1",
+      !strcmp (path, "cuda") ? "(memory:CUDAMemory)" : "", format, w, h);
   gchar *desc = g_strdup_printf ("%s name=f %s ! %s ! fakesink name=sink sync=false signal-handoffs=true",
       filter, params, caps_str);
   GError *err = NULL;
@@ -187,8 +191,8 @@ static int run (const char *filter, const char *params, const char *path, int w,
   } else {
     const double secs = (c.t_end - c.t_start) / 1e6;
     const double fps = (c.count - c.warmup) / secs, ms = 1000.0 / fps;
-    printf ("bench filter=%s path=%s size=%dx%d params=%s fps=%.1f ms_per_frame=%.4f floor_ms=%.4f "
-        "floor=pcie-both-ways ratio=%.2f frames=%d\n", filter, path, w, h, params, fps, ms,
+    printf ("bench filter=%s path=%s format=%s size=%dx%d params=%s fps=%.1f ms_per_frame=%.4f floor_ms=%.4f "
+        "floor=pcie-both-ways ratio=%.2f frames=%d\n", filter, path, format, w, h, params, fps, ms,
         !strcmp (path, "cuda") ? 0.0 : floor_ms, !strcmp (path, "cuda") ? 0.0 : floor_ms / ms, c.count);
     fflush (stdout);
   }
@@ -207,8 +211,8 @@ static int run (const char *filter, const char *params, const char *path, int w,
 static double run_devices (const char *filter, const char *params, const char *path, int w, int h, int frames,
     int devices)
 {
-  gchar *caps_str = g_strdup_printf ("video/x-raw%s,format=RGBA,width=%d,height=%d,framerate=0/1",
-      !strcmp (path, "cuda") ? "(memory:CUDAMemory)" : "", w, h);
+  gchar *caps_str = g_strdup_printf ("video/x-raw%s,format=%s,width=%d,height=%d,framerate=0/1",
+      !strcmp (path, "cuda") ? "(memory:CUDAMemory)" : "", format, w, h);
   GstElement *pipelines[8];
   GstElement *sinks[8];
   Counter c[8];
@@ -268,10 +272,67 @@ static double run_devices (const char *filter, const char *params, const char *p
   return result;
 }
 
+/* frames/s of "filesrc ! qtdemux ! h264parse ! nvh264dec ! <middle> ! fakesink", timed between
+ * fakesink's handoffs after a warm-up (-1 on failure) */
+static double run_decode (const char *clip, const char *middle)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! qtdemux ! h264parse ! nvh264dec ! "
+      "video/x-raw(memory:CUDAMemory),format=NV12 ! %s%sfakesink name=sink sync=false signal-handoffs=true",
+      clip, middle, *middle ? " ! " : "");
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &err);
+  double fps = -1;
+  if (!pipeline || err) {
+    fprintf (stderr, "%s: %s\n", desc, err ? err->message : "?");
+    g_clear_error (&err);
+    g_free (desc);
+    return -1;
+  }
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  Counter c = { 0, 20, 0, 0 };
+  g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), &c);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  GstMessage *m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline), 300 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (m && GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS && c.count > c.warmup)
+    fps = (c.count - c.warmup) / ((c.t_end - c.t_start) / 1e6);
+  else
+    fprintf (stderr, "%s: %s\n", desc, m ? "error" : "timeout");
+  if (m)
+    gst_message_unref (m);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  return fps;
+}
+
+/* --decode CLIP: the decoder alone, then each filter after it in CUDA memory (NV12, no
+ * converter), in one run: the filters should cost the decoder nothing */
+static int bench_decode (const char *clip)
+{
+  const char *middles[] = { "", "bilateral radius=1 sigma=0.5 sigma-r=30 backend=cuda overlap=on",
+    "bilateral sigma=2 sigma-r=25 backend=cuda overlap=on", "recursivegauss sigma=5 backend=cuda overlap=on",
+    "edgeawaregauss sigma=20 sigma-r=40 backend=cuda overlap=on",
+    "recursivegauss sigma=5 chroma=copy backend=cuda overlap=on" };
+  double alone = -1;
+  int rc = 0;
+  for (unsigned k = 0; k < sizeof middles / sizeof middles[0]; k++) {
+    const double fps = run_decode (clip, middles[k]);
+    rc |= fps < 0;
+    if (k == 0)
+      alone = fps;
+    printf ("bench-decode clip=%s after=nvh264dec element=\"%s\" fps=%.1f decoder_alone_fps=%.1f ratio=%.3f\n", clip,
+        k ? middles[k] : "(none)", fps, alone, fps / alone);
+    fflush (stdout);
+  }
+  return rc;
+}
+
 int main (int argc, char **argv)
 {
   int frames = 400, only_w = 0, only_h = 0, devices = 0;
-  const char *only = NULL, *only_path = NULL, *only_params = NULL;
+  const char *only = NULL, *only_path = NULL, *only_params = NULL, *decode = NULL;
   gst_init (&argc, &argv);
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--frames") && i + 1 < argc)
@@ -284,11 +345,15 @@ int main (int argc, char **argv)
       sscanf (argv[++i], "%dx%d", &only_w, &only_h);
     else if (!strcmp (argv[i], "--params") && i + 1 < argc)
       only_params = argv[++i];
+    else if (!strcmp (argv[i], "--decode") && i + 1 < argc)
+      decode = argv[++i];
+    else if (!strcmp (argv[i], "--format") && i + 1 < argc)
+      format = argv[++i];
     else if (!strcmp (argv[i], "--devices") && i + 1 < argc)
       devices = atoi (argv[++i]);
     else {
       fprintf (stderr, "usage: %s [--frames N] [--only FILTER] [--size WxH] [--path system|cuda] [--params PROPS] "
-          "[--devices N]\n",
+          "[--format F] [--devices N] [--decode CLIP.mp4]\n",
           argv[0]);
       return 2;
     }
@@ -302,6 +367,8 @@ int main (int argc, char **argv)
     printf ("SKIP: no CUDA device\n");
     return 77;
   }
+  if (decode)
+    return bench_decode (decode);
   if (devices > 0) {
     if (devices > n || devices > 8) {
       printf ("SKIP: %d GPUs asked for, %d here\n", devices, n);
@@ -337,8 +404,11 @@ int main (int argc, char **argv)
     const int w = sizes[s][0], h = sizes[s][1];
     if (only_w && (w != only_w || h != only_h))
       continue;
-    const double floor_ms = pcie_both_ways_ms ((size_t) w * h * 4);
-    printf ("floor size=%dx%d pcie_both_ways_ms=%.4f (one RGBA frame up and one down at once, pinned)\n", w, h, floor_ms);
+    GstVideoInfo vi;
+    gst_video_info_set_format (&vi, gst_video_format_from_string (format), w, h);
+    const double floor_ms = pcie_both_ways_ms (GST_VIDEO_INFO_SIZE (&vi));
+    printf ("floor format=%s size=%dx%d pcie_both_ways_ms=%.4f (one frame of %zu bytes up and one down at once, "
+        "pinned)\n", format, w, h, floor_ms, (size_t) GST_VIDEO_INFO_SIZE (&vi));
     for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
       if (only && strcmp (only, cases[k].filter))
         continue;

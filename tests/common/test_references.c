@@ -411,6 +411,127 @@ START_TEST (test_tiny_sigma_is_identity)
 }
 END_TEST
 
+/* The channel views (docs/algorithms.md, "Formats"). Each filter on one channel Y equals
+ * it on the grey RGB image (Y, Y, Y) with σr·√3 (whose range distances are √3·|ΔY|), and
+ * on two channels (U, V) it equals it on (U, V, 0): the 1- and 2-channel cases against the
+ * 3-channel one, whose own tests are above. */
+typedef struct {
+  CsEdgeAwareParams e;
+  CsBilateralParams b;
+  CsRecursiveParams r;
+} AllParams;
+
+static int run_ref (int filter, const CsChannels *src, CsChannels *dst, const AllParams *p, int sx, int sy)
+{
+  switch (filter) {
+    case 0: return cs_ref_edgeaware_channels (src, dst, &p->e, sx, sy);
+    case 1: return cs_ref_bilateral_channels (src, dst, &p->b, sx, sy);
+    default: return cs_ref_recursive_channels (src, dst, &p->r, sx, sy);
+  }
+}
+
+static AllParams some_params (double sigma_r)
+{
+  AllParams p = { cs_edgeaware_params_default (), cs_bilateral_params_default (), cs_recursive_params_default () };
+  p.e.sigma = 7;
+  p.e.sigma_r = sigma_r;
+  p.e.blocks_per_stripe = 3;
+  p.b.sigma = 2.5;
+  p.b.sigma_r = sigma_r;
+  p.r.sigma = 4;
+  p.r.blocks_per_stripe = 2;
+  return p;
+}
+
+/* A view of the first `channels` colour bytes of an RGBA image (alpha last). */
+static CsChannels first_channels (const CsImage *img, int channels)
+{
+  CsChannels c = cs_channels_of_image (img);
+  c.channels = channels;
+  return c;
+}
+
+START_TEST (test_channel_counts)
+{
+  const int filter = _i % 3, channels = 1 + _i / 3;
+  CsImage src = photo (), grey = like (&src), out3 = like (&src), out = like (&src);
+  const CsChannels full = cs_channels_of_image (&src);
+  /* the view under test: the photo's first channels; the 3-channel image: (Y, Y, Y) or (U, V, 0) */
+  for (int y = 0; y < src.height; y++)
+    for (int x = 0; x < src.width; x++) {
+      uint8_t *g = cs_image_pixel (&grey, x, y);
+      for (int c = 0; c < 3; c++)
+        g[c] = channels == 1 ? cs_channels_sample (&full, 0, x, y)[0] : c < 2 ? cs_channels_sample (&full, c, x, y)[0] : 0;
+    }
+  const double sigma_r = 30;
+  const AllParams p = some_params (sigma_r), p3 = some_params (channels == 1 ? sigma_r * sqrt (3.0) : sigma_r);
+  const CsChannels grey3 = cs_channels_of_image (&grey), view = first_channels (&src, channels);
+  CsChannels o3 = cs_channels_of_image (&out3), o = first_channels (&out, channels);
+  ck_assert_int_eq (run_ref (filter, &grey3, &o3, &p3, 1, 1), 0);
+  ck_assert_int_eq (run_ref (filter, &view, &o, &p, 1, 1), 0);
+  long long differing = 0;
+  for (int y = 0; y < src.height; y++)
+    for (int x = 0; x < src.width; x++)
+      for (int c = 0; c < channels; c++) {
+        const int d = abs ((int) cs_channels_sample (&o, c, x, y)[0] - (int) cs_channels_sample (&o3, c, x, y)[0]);
+        ck_assert_msg (d <= 1, "filter %d, %d channels: (%d, %d) differs by %d", filter, channels, x, y, d);
+        differing += d != 0;
+      }
+  /* the same sums in another order: at most a rounding tie apart */
+  ck_assert_msg (differing <= 3, "filter %d, %d channels: %lld samples differ", filter, channels, differing);
+  if (channels == 1)   /* and the filtered view really changed */
+    ck_assert (cs_channels_sample (&o, 0, 150, 100)[0] != cs_channels_sample (&view, 0, 150, 100)[0] ||
+        cs_channels_sample (&o, 0, 40, 40)[0] != cs_channels_sample (&view, 0, 40, 40)[0]);
+  cs_test_image_free (&src);
+  cs_test_image_free (&grey);
+  cs_test_image_free (&out3);
+  cs_test_image_free (&out);
+}
+END_TEST
+
+/* Subsampling is per axis: on an image constant along y, (sx, sy) = (2, 1) is the filter of
+ * (2, 2) (the vertical pass has nothing to do), and on one constant along x it is that of
+ * (1, 1); (2, 2) is the luma filter with σ/2 (and the window ceil(r/2)). */
+START_TEST (test_subsampling_per_axis)
+{
+  const int filter = _i % 3, along_x = _i / 3;
+  CsImage src = cs_test_image_new (61, 37, 0, 3, 0), a = like (&src), b = like (&src);
+  for (int y = 0; y < src.height; y++)
+    for (int x = 0; x < src.width; x++) {
+      const int k = along_x ? x : y;   /* varies along one axis only */
+      uint8_t *px = cs_image_pixel (&src, x, y);
+      px[0] = (uint8_t) ((k * 37) % 251);
+      px[1] = (uint8_t) (k > 20 ? 200 : 30);
+      px[2] = 0;
+    }
+  const AllParams p = some_params (40);
+  const CsChannels view = first_channels (&src, 2);
+  CsChannels va = first_channels (&a, 2), vb = first_channels (&b, 2);
+  ck_assert_int_eq (run_ref (filter, &view, &va, &p, 2, 1), 0);
+  ck_assert_int_eq (run_ref (filter, &view, &vb, &p, along_x ? 2 : 1, along_x ? 2 : 1), 0);
+  for (int y = 0; y < src.height; y++)
+    for (int x = 0; x < src.width; x++)
+      for (int c = 0; c < 2; c++)
+        ck_assert_int_eq (cs_channels_sample (&va, c, x, y)[0], cs_channels_sample (&vb, c, x, y)[0]);
+  /* (2, 2) = (1, 1) with the subsampled parameters */
+  AllParams half = p;
+  half.e = cs_edgeaware_params_subsampled (&p.e, 2);
+  half.b = cs_bilateral_params_subsampled (&p.b, 2);
+  half.r = cs_recursive_params_subsampled (&p.r, 2);
+  ck_assert_double_eq (half.b.sigma, 1.25);
+  ck_assert_int_eq (half.b.radius, 3);   /* ceil(ceil(2 * 2.5) / 2) */
+  ck_assert_int_eq (run_ref (filter, &view, &va, &p, 2, 2), 0);
+  ck_assert_int_eq (run_ref (filter, &view, &vb, &half, 1, 1), 0);
+  for (int y = 0; y < src.height; y++)
+    for (int x = 0; x < src.width; x++)
+      for (int c = 0; c < 2; c++)
+        ck_assert_int_eq (cs_channels_sample (&va, c, x, y)[0], cs_channels_sample (&vb, c, x, y)[0]);
+  cs_test_image_free (&src);
+  cs_test_image_free (&a);
+  cs_test_image_free (&b);
+}
+END_TEST
+
 int main (void)
 {
   Suite *s = suite_create ("references");
@@ -427,6 +548,8 @@ int main (void)
   tcase_add_test (tc, test_bilateral_properties);
   tcase_add_test (tc, test_recursive_no_dc_shift_at_kappa_0);
   tcase_add_test (tc, test_tiny_sigma_is_identity);
+  tcase_add_loop_test (tc, test_channel_counts, 0, 6);
+  tcase_add_loop_test (tc, test_subsampling_per_axis, 0, 6);
   suite_add_tcase (s, tc);
   return cs_test_run_suite (s);
 }

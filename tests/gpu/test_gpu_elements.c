@@ -19,10 +19,13 @@
 #include <gst/video/video.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 #include "cs_metrics.h"
 #include "cs_reference.h"
 #include "cs_test_probe.h"
+#include "cs_test_views.h"
 
 #define W 193
 #define H 131
@@ -488,6 +491,153 @@ GST_START_TEST (test_two_gpus)
 }
 GST_END_TEST;
 
+/* Runs a pipeline ending in "appsink name=out" and returns up to max buffers with the caps
+ * of the first, or NULL with *error set. */
+static GstBuffer **pull_all (const char *desc, int max, int *n, GstVideoInfo *info, gchar **error)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+  *n = 0;
+  if (!p || err) {
+    *error = g_strdup_printf ("%s: %s", desc, err ? err->message : "?");
+    g_clear_error (&err);
+    gst_clear_object (&p);
+    return NULL;
+  }
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "out");
+  GstBuffer **bufs = g_new0 (GstBuffer *, max);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  while (*n < max) {
+    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 10 * GST_SECOND);
+    if (!s)
+      break;
+    if (*n == 0)
+      gst_video_info_from_caps (info, gst_sample_get_caps (s));
+    bufs[(*n)++] = gst_buffer_ref (gst_sample_get_buffer (s));
+    gst_sample_unref (s);
+  }
+  GstMessage *m = gst_bus_pop_filtered (GST_ELEMENT_BUS (p), GST_MESSAGE_ERROR);
+  if (m) {
+    gchar *dbg = NULL;
+    gst_message_parse_error (m, &err, &dbg);
+    *error = g_strdup_printf ("%s: %s (%s)", desc, err->message, dbg);
+    g_clear_error (&err);
+    g_free (dbg);
+    gst_message_unref (m);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  return bufs;
+}
+
+static gchar *missing_elements (const char *const *names)
+{
+  GString *missing = g_string_new (NULL);
+  for (; *names; names++) {
+    GstElementFactory *f = gst_element_factory_find (*names);
+    if (f)
+      gst_object_unref (f);
+    else
+      g_string_append_printf (missing, "%s%s", missing->len ? ", " : "", *names);
+  }
+  return missing->len ? g_string_free (missing, FALSE) : (g_string_free (missing, TRUE), NULL);
+}
+
+/* NVDEC's NV12 in CUDA memory straight into each element, no converter: an H.264 clip made
+ * here (x264enc, 322x182: cropped from NVDEC's 336x192 surfaces), decoded once to system
+ * memory for the reference and once through the element, every frame within 1 LSB of the
+ * reference of the decoded frame's luma and chroma. */
+GST_START_TEST (test_nvh264dec_zero_copy)
+{
+  static const char *const needed[] = { "x264enc", "mp4mux", "qtdemux", "h264parse", "nvh264dec", NULL };
+  static const char *const filters[] = { "edgeawaregauss sigma=8 sigma-r=30 blocks-per-stripe=1",
+    "bilateral sigma=2 sigma-r=25", "recursivegauss sigma=5 blocks-per-stripe=1" };
+  gchar *missing = missing_elements (needed);
+  if (missing) {
+    printf ("SKIP test_nvh264dec_zero_copy: no %s here\n", missing);
+    g_free (missing);
+    return;
+  }
+  gchar *path = NULL;
+  const gint fd = g_file_open_tmp ("cudasmooth-XXXXXX.mp4", &path, NULL);
+  ck_assert_int_ge (fd, 0);
+  close (fd);
+  gchar *error = NULL;
+  int n = 0;
+  GstVideoInfo info;
+  gchar *make = g_strdup_printf ("videotestsrc num-buffers=8 pattern=ball ! video/x-raw,format=I420,width=322,height=182,"
+      "framerate=30/1 ! x264enc speed-preset=ultrafast ! h264parse ! mp4mux ! filesink location=%s", path);
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (make, &err);
+  ck_assert_msg (p && !err, "%s", make);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  GstMessage *m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  ck_assert_msg (m && GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS, "making the clip failed");
+  gst_message_unref (m);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  g_free (make);
+
+  gchar *plain = g_strdup_printf ("filesrc location=%s ! qtdemux ! h264parse ! nvh264dec ! cudadownload ! "
+      "video/x-raw,format=NV12 ! appsink name=out sync=false", path);
+  GstBuffer **decoded = pull_all (plain, 8, &n, &info, &error);
+  ck_assert_msg (!error && n == 8, "%s (%d frames)", error, n);
+  ck_assert_int_eq (GST_VIDEO_INFO_WIDTH (&info), 322);
+  for (int e = 0; e < 3; e++) {
+    gchar *filtered = g_strdup_printf ("filesrc location=%s ! qtdemux ! h264parse ! nvh264dec ! "
+        "video/x-raw(memory:CUDAMemory),format=NV12 ! %s backend=cuda ! video/x-raw(memory:CUDAMemory),format=NV12 ! "
+        "cudadownload ! video/x-raw,format=NV12 ! appsink name=out sync=false", path, filters[e]);
+    int got_n = 0;
+    GstVideoInfo got_info;
+    GstBuffer **got = pull_all (filtered, 8, &got_n, &got_info, &error);
+    ck_assert_msg (!error && got_n == 8, "%s (%d frames)", error, got_n);
+    for (int i = 0; i < 8; i++) {
+      GstBuffer *expected = gst_buffer_copy_deep (decoded[i]);
+      GstVideoFrame ef, gf;
+      ck_assert (gst_video_frame_map (&ef, &info, expected, GST_MAP_READWRITE));
+      ck_assert (gst_video_frame_map (&gf, &got_info, got[i], GST_MAP_READ));
+      for (guint g = 0; g < 2; g++) {
+        CsChannels v = cs_test_view_of (&ef, g, 0, 1);
+        int sx, sy;
+        cs_test_subsampling (&ef, g, &sx, &sy);
+        if (e == 0) {
+          CsEdgeAwareParams q = cs_edgeaware_params_default ();
+          q.sigma = 8;
+          q.sigma_r = 30;
+          q.blocks_per_stripe = 1;
+          ck_assert_int_eq (cs_ref_edgeaware_channels (&v, &v, &q, sx, sy), 0);
+        } else if (e == 1) {
+          CsBilateralParams q = cs_bilateral_params_default ();
+          q.sigma = 2;
+          ck_assert_int_eq (cs_ref_bilateral_channels (&v, &v, &q, sx, sy), 0);
+        } else {
+          CsRecursiveParams q = cs_recursive_params_default ();
+          q.sigma = 5;
+          q.blocks_per_stripe = 1;
+          ck_assert_int_eq (cs_ref_recursive_channels (&v, &v, &q, sx, sy), 0);
+        }
+        const int d = cs_test_max_diff (&gf, &ef, g, 0, 1);
+        printf ("nvh264dec ! %s: frame %d group %u max %d\n", filters[e], i, g, d);
+        ck_assert_msg (d <= 1, "%s frame %d group %u: max %d", filters[e], i, g, d);
+      }
+      gst_video_frame_unmap (&ef);
+      gst_video_frame_unmap (&gf);
+      gst_buffer_unref (expected);
+      gst_buffer_unref (got[i]);
+    }
+    g_free (got);
+    g_free (filtered);
+  }
+  for (int i = 0; i < n; i++)
+    gst_buffer_unref (decoded[i]);
+  g_free (decoded);
+  g_free (plain);
+  g_unlink (path);
+  g_free (path);
+}
+GST_END_TEST;
+
 static Suite *gpu_suite (void)
 {
   Suite *s = suite_create ("gpu-elements");
@@ -499,6 +649,7 @@ static Suite *gpu_suite (void)
   tcase_add_test (tc, test_pinned_shares);
   tcase_add_loop_test (tc, test_cuda_memory_forged_meta, 0, 2);
   tcase_add_test (tc, test_two_gpus);
+  tcase_add_test (tc, test_nvh264dec_zero_copy);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -13,6 +13,8 @@ void bench_edgeaware (Bench &b);
 void bench_sweep (Bench &b);
 /* each pass against its own segment count: the data the automatic choice is fitted to */
 void bench_pass_sweep (Bench &b, bool edgeaware_only);
+/* NV12 (luma and chroma through the channel views) against RGBA */
+void bench_formats (Bench &b);
 /* plans made for other architectures' limits (cs_cuda_testing.h), run on this GPU */
 void bench_architectures (Bench &b);
 

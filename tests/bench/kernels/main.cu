@@ -2,7 +2,7 @@
  * floors they are measured by. Not part of the test suite.
  *
  *   cs-bench-kernels [--image photo.png] [--runs N] [--only edgeaware|bilateral|recursive|
- *                    sweep|pass-sweep|pass-sweep-edgeaware|architectures] [--profile]
+ *                    sweep|pass-sweep|pass-sweep-edgeaware|formats|architectures] [--profile]
  *
  * Prints one machine-readable line per measurement:
  *   bench filter=... path=device size=WxH params=... ms_median=... ms_min=... ms_batch=...
@@ -46,7 +46,7 @@ int main (int argc, char **argv)
       only = argv[++i];
     } else {
       fprintf (stderr, "usage: %s [--image photo.png] [--runs N>=50] [--only edgeaware|bilateral|recursive|sweep|"
-          "pass-sweep|pass-sweep-edgeaware|architectures] [--profile]\n", argv[0]);
+          "pass-sweep|pass-sweep-edgeaware|formats|architectures] [--profile]\n", argv[0]);
       return 2;
     }
   }
@@ -87,6 +87,8 @@ int main (int argc, char **argv)
     bench_edgeaware (b);
   if (!only || !strcmp (only, "sweep"))
     bench_sweep (b);
+  if (!only || !strcmp (only, "formats"))
+    bench_formats (b);
   if (!only || !strcmp (only, "architectures"))
     bench_architectures (b);
   if (only && (!strcmp (only, "pass-sweep") || !strcmp (only, "pass-sweep-edgeaware")))

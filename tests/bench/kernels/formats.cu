@@ -1,0 +1,85 @@
+/* cs-bench-kernels — NV12 against RGBA (cases.cuh).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * An NV12 frame is luma (1 channel, w x h) and chroma (U and V, ceil(w/2) x ceil(h/2)), each
+ * run through its plan by cs_cuda_plan_run_channels: packed into an RGBA working frame,
+ * filtered, unpacked. The work counted: the RGBA kernel on w·h pixels (luma: the kernels
+ * filter three channels whatever the view holds) plus on w·h/4 (chroma), and the packing's
+ * bytes (luma 1 + 4 read and written, 4 + 1 back; chroma 2 + 4, 4 + 2 per sample pair):
+ * predicted ratio 1.25 + (10 + 12/4) B/px at the device bandwidth over the RGBA time.
+ * A filter that ran its kernels on one and two channels would do 1.5 samples a pixel
+ * against 3 (0.5, where the work scales with samples).
+ */
+#include "cases.cuh"
+
+static CsCudaPlan *plan_for (Bench &b, int filter, int w, int h, int s)
+{
+  CsCudaPlan *plan = nullptr;
+  if (filter == 0) {
+    CsRecursiveParams p = cs_recursive_params_default ();
+    const CsRecursiveParams q = cs_recursive_params_subsampled (&p, s);
+    CHECK (cs_cuda_recursive_plan_new (&q, w, h, &b.dev, &plan));
+  } else if (filter == 1 || filter == 2) {
+    CsBilateralParams p = cs_bilateral_params_default ();
+    if (filter == 1) {
+      p.sigma = 1;
+      p.radius = 1;
+    }
+    const CsBilateralParams q = cs_bilateral_params_subsampled (&p, s);
+    CHECK (cs_cuda_bilateral_plan_new (&q, w, h, &b.dev, &plan));
+  } else {
+    CsEdgeAwareParams p = cs_edgeaware_params_default ();
+    const CsEdgeAwareParams q = cs_edgeaware_params_subsampled (&p, s);
+    CHECK (cs_cuda_edgeaware_plan_new (&q, w, h, &b.dev, &plan));
+  }
+  return plan;
+}
+
+/* The NV12 views of a frame buffer of pitch bytes a row: luma in bytes 0..w−1 of each row,
+ * chroma (U, V interleaved) in the bytes after it of the first ceil(h/2) rows. */
+static void nv12_views (void *base, int w, int h, size_t pitch, CsChannels *luma, CsChannels *chroma)
+{
+  unsigned char *p = (unsigned char *) base;
+  *luma = CsChannels { w, h, 1, { p, nullptr, nullptr }, { (ptrdiff_t) pitch, 0, 0 }, 1 };
+  *chroma = CsChannels { (w + 1) / 2, (h + 1) / 2, 2, { p + w, p + w + 1, nullptr }, { (ptrdiff_t) pitch, (ptrdiff_t) pitch, 0 }, 2 };
+}
+
+void bench_formats (Bench &b)
+{
+  static const char *const names[] = { "recursivegauss sigma=5", "bilateral sigma=1 radius=1", "bilateral sigma=2",
+    "edgeawaregauss sigma=20 sigma-r=40" };
+  for (auto sz : { std::make_pair (1920, 1080), std::make_pair (3840, 2160) }) {
+    Frame f = make_frame (b, sz.first, sz.second);
+    void *work = nullptr;
+    CHECK (cudaMalloc (&work, cs_cuda_channels_work_bytes (f.w, f.h)));
+    for (int filter = 0; filter < 4; filter++) {
+      CsCudaPlan *rgba = plan_for (b, filter, f.w, f.h, 1);
+      const double rgba_ms = kernel_ms (time_plan (b, f, rgba));
+      CsCudaPlan *luma = plan_for (b, filter, f.w, f.h, 1), *chroma = plan_for (b, filter, (f.w + 1) / 2, (f.h + 1) / 2, 2);
+      void *scratch = nullptr;
+      const size_t scratch_bytes = std::max (cs_cuda_plan_scratch_bytes (luma), cs_cuda_plan_scratch_bytes (chroma));
+      if (scratch_bytes)
+        CHECK (cudaMalloc (&scratch, scratch_bytes));
+      const Result r = time_launches (b, f, [&] (void *in) {
+        CsChannels sy, sc, dy, dc;
+        nv12_views (in, f.w, f.h, f.pitch, &sy, &sc);
+        nv12_views (f.output, f.w, f.h, f.pitch, &dy, &dc);
+        cudaError_t e = cs_cuda_plan_run_channels (luma, &sy, &dy, work, scratch, 0);
+        return e != cudaSuccess ? e : cs_cuda_plan_run_channels (chroma, &sc, &dc, work, scratch, 0);
+      });
+      const double nv12_ms = kernel_ms (r);
+      const double predicted = 1.25 + memory_floor_ms (b, 13.0 * f.w * f.h) / rgba_ms;
+      printf ("format %s size=%dx%d rgba_ms=%.4f nv12_ms=%.4f ratio=%.3f predicted=%.3f (RGBA kernels on luma and "
+              "chroma: 1.25 of the RGBA work + 13 B/px packing) native_1_2_channel=%s\n",
+          names[filter], f.w, f.h, rgba_ms, nv12_ms, nv12_ms / rgba_ms, predicted,
+          filter == 0 ? "0.50 (1.5 samples/px against 3)" : "<=1.0 (per-tap weights shared by channels)");
+      if (scratch)
+        CHECK (cudaFree (scratch));
+      cs_cuda_plan_free (rgba);
+      cs_cuda_plan_free (luma);
+      cs_cuda_plan_free (chroma);
+    }
+    CHECK (cudaFree (work));
+    free_frame (f);
+  }
+}
