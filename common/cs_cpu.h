@@ -42,6 +42,16 @@ int cs_cpu_bilateral (const CsImage *src, CsImage *dst, const CsBilateralParams 
 int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams *p,
     int n_threads, CsCpuWorkspace *ws);
 
+/* The same along rows with px and along columns with py: the chroma of 4:2:2 formats, whose
+ * samples lie two luma pixels apart along x and one along y (docs/algorithms.md,
+ * "Formats"; cs_*_params_subsampled). The workspace of the axes' is the larger of the two's. */
+int cs_cpu_edgeaware_axes (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *px,
+    const CsEdgeAwareParams *py, int n_threads, CsCpuWorkspace *ws);
+int cs_cpu_bilateral_axes (const CsImage *src, CsImage *dst, const CsBilateralParams *px,
+    const CsBilateralParams *py, int n_threads, CsCpuWorkspace *ws);
+int cs_cpu_recursive_axes (const CsImage *src, CsImage *dst, const CsRecursiveParams *px,
+    const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws);
+
 #ifdef __cplusplus
 }
 #endif

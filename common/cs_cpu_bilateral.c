@@ -18,10 +18,10 @@ typedef struct {
   const CsImage *src;
   CsImage *dst;
   const CsBilateralParams *p;
-  int r, pw;               /* radius, padded width */
-  uint8_t *pad;            /* (w+2r) x (h+2r) x 4, colour in bytes 0..2 */
+  int rx, ry, pw;          /* the window's half-widths, the padded width */
+  uint8_t *pad;            /* (w+2rx) x (h+2ry) x 4, colour in bytes 0..2 */
   float *range_lut;        /* MAX_D + 1 */
-  float *spatial;          /* (2r+1)² for exact, 2r+1 for separable */
+  float *spatial;          /* (2ry+1)(2rx+1) for exact; separable: 2rx+1 along x, then 2ry+1 along y */
   float *tmp;              /* separable: w x h x 3 row-pass output */
 } Job;
 
@@ -37,10 +37,10 @@ static void pad_rows (void *arg, int begin, int end, int worker)
   const int co = cs_colour_offset (s->alpha_offset);
   (void) worker;
   for (int py = begin; py < end; py++) {
-    const int y = clampi (py - j->r, 0, s->height - 1);
+    const int y = clampi (py - j->ry, 0, s->height - 1);
     uint8_t *o = j->pad + (size_t) py * j->pw * 4;
     for (size_t px = 0; px < (size_t) j->pw; px++) {
-      const uint8_t *i = cs_image_pixel (s, clampi ((int) px - j->r, 0, s->width - 1), y) + co;
+      const uint8_t *i = cs_image_pixel (s, clampi ((int) px - j->rx, 0, s->width - 1), y) + co;
       o[4 * px + 0] = i[0];
       o[4 * px + 1] = i[1];
       o[4 * px + 2] = i[2];
@@ -78,16 +78,16 @@ static void store (const Job *j, int x, int y, const float num[3], float den)
 static void exact_rows (void *arg, int begin, int end, int worker)
 {
   const Job *j = arg;
-  const int r = j->r, n = 2 * r + 1, w = j->src->width;
+  const int nx = 2 * j->rx + 1, ny = 2 * j->ry + 1, w = j->src->width;
   (void) worker;
   for (int y = begin; y < end; y++)
     for (int x = 0; x < w; x++) {
-      const uint8_t *centre = j->pad + ((size_t) (y + r) * j->pw + x + r) * 4;
+      const uint8_t *centre = j->pad + ((size_t) (y + j->ry) * j->pw + x + j->rx) * 4;
       float num[3] = { 0.f, 0.f, 0.f }, den = 0.f;
-      for (int dy = 0; dy < n; dy++) {
+      for (int dy = 0; dy < ny; dy++) {
         const uint8_t *q = j->pad + ((size_t) (y + dy) * j->pw + x) * 4;
-        const float *ws = j->spatial + dy * n;
-        for (int dx = 0; dx < n; dx++, q += 4) {
+        const float *ws = j->spatial + dy * nx;
+        for (int dx = 0; dx < nx; dx++, q += 4) {
           const int d0 = q[0] - centre[0], d1 = q[1] - centre[1], d2 = q[2] - centre[2];
           const float wt = ws[dx] * j->range_lut[d0 * d0 + d1 * d1 + d2 * d2];
           num[0] += wt * q[0];
@@ -104,14 +104,14 @@ static void exact_rows (void *arg, int begin, int end, int worker)
 static void separable_rows (void *arg, int begin, int end, int worker)
 {
   const Job *j = arg;
-  const int r = j->r, w = j->src->width;
+  const int rx = j->rx, ry = j->ry, w = j->src->width;
   (void) worker;
   for (int y = begin; y < end; y++)
     for (int x = 0; x < w; x++) {
-      const uint8_t *centre = j->pad + ((size_t) (y + r) * j->pw + x + r) * 4;
-      const uint8_t *q = j->pad + ((size_t) (y + r) * j->pw + x) * 4;
+      const uint8_t *centre = j->pad + ((size_t) (y + ry) * j->pw + x + rx) * 4;
+      const uint8_t *q = j->pad + ((size_t) (y + ry) * j->pw + x) * 4;
       float num[3] = { 0.f, 0.f, 0.f }, den = 0.f;
-      for (int dx = 0; dx <= 2 * r; dx++, q += 4) {
+      for (int dx = 0; dx <= 2 * rx; dx++, q += 4) {
         const int d0 = q[0] - centre[0], d1 = q[1] - centre[1], d2 = q[2] - centre[2];
         const float wt = j->spatial[dx] * j->range_lut[d0 * d0 + d1 * d1 + d2 * d2];
         num[0] += wt * q[0];
@@ -129,7 +129,8 @@ static void separable_rows (void *arg, int begin, int end, int worker)
 static void separable_columns (void *arg, int begin, int end, int worker)
 {
   const Job *j = arg;
-  const int r = j->r, w = j->src->width, h = j->src->height;
+  const int r = j->ry, w = j->src->width, h = j->src->height;
+  const float *spatial_y = j->spatial + 2 * j->rx + 1;
   const float inv = (float) (1.0 / (2.0 * j->p->sigma_r * j->p->sigma_r));
   const int lorentz = j->p->range_kernel == CS_RANGE_KERNEL_LORENTZIAN;
   (void) worker;
@@ -141,7 +142,7 @@ static void separable_columns (void *arg, int begin, int end, int worker)
         const float *q = j->tmp + 3 * ((size_t) clampi (y + dy, 0, h - 1) * w + x);
         const float d0 = q[0] - centre[0], d1 = q[1] - centre[1], d2 = q[2] - centre[2];
         const float t = (d0 * d0 + d1 * d1 + d2 * d2) * inv;
-        const float wt = j->spatial[dy + r] * (lorentz ? 1.0f / (1.0f + t) : expf (-t));
+        const float wt = spatial_y[dy + r] * (lorentz ? 1.0f / (1.0f + t) : expf (-t));
         num[0] += wt * q[0];
         num[1] += wt * q[1];
         num[2] += wt * q[2];
@@ -163,14 +164,14 @@ static void copy_rows (void *arg, int begin, int end, int worker)
 }
 
 /* padded frame, range table, spatial table, separable row-pass output */
-static void workspace_sizes (const CsBilateralParams *p, int w, int h, size_t sizes[4])
+static void workspace_sizes (const CsBilateralParams *px, const CsBilateralParams *py, int w, int h, size_t sizes[4])
 {
-  const int r = cs_bilateral_effective_radius (p), n = 2 * r + 1;
-  const size_t pw = (size_t) w + 2 * r, ph = (size_t) h + 2 * r;
+  const int rx = cs_bilateral_effective_radius (px), ry = cs_bilateral_effective_radius (py);
+  const size_t pw = (size_t) w + 2 * rx, ph = (size_t) h + 2 * ry;
   sizes[0] = pw * ph * 4;
   sizes[1] = (MAX_D + 1) * sizeof (float);
-  sizes[2] = (size_t) n * n * sizeof (float);
-  sizes[3] = p->mode == CS_BILATERAL_SEPARABLE ? (size_t) w * h * 3 * sizeof (float) : 0;
+  sizes[2] = (size_t) (2 * rx + 1) * (2 * ry + 1) * sizeof (float);
+  sizes[3] = px->mode == CS_BILATERAL_SEPARABLE ? (size_t) w * h * 3 * sizeof (float) : 0;
 }
 
 size_t cs_cpu_bilateral_workspace_bytes (const CsBilateralParams *p, int width, int height, int n_threads)
@@ -179,41 +180,50 @@ size_t cs_cpu_bilateral_workspace_bytes (const CsBilateralParams *p, int width, 
   (void) n_threads;
   if (cs_bilateral_is_identity (p))
     return 0;
-  workspace_sizes (p, width, height, sizes);
+  workspace_sizes (p, p, width, height, sizes);
   return cs_workspace_total (4, sizes);
 }
 
 int cs_cpu_bilateral (const CsImage *src, CsImage *dst, const CsBilateralParams *p,
     int n_threads, CsCpuWorkspace *ws)
 {
+  return cs_cpu_bilateral_axes (src, dst, p, p, n_threads, ws);
+}
+
+int cs_cpu_bilateral_axes (const CsImage *src, CsImage *dst, const CsBilateralParams *px,
+    const CsBilateralParams *py, int n_threads, CsCpuWorkspace *ws)
+{
   const int w = src->width, h = src->height;
   n_threads = cs_cpu_threads (n_threads);
-  if (cs_bilateral_is_identity (p)) {
+  if (cs_bilateral_is_identity (px) && cs_bilateral_is_identity (py)) {
     Job j = { .src = src, .dst = dst };
     if (src != dst)
       cs_parallel_for (h, n_threads, copy_rows, &j);
     return 0;
   }
-  const int r = cs_bilateral_effective_radius (p), n = 2 * r + 1;
-  const int separable = p->mode == CS_BILATERAL_SEPARABLE;
-  const int pw = w + 2 * r, ph = h + 2 * r;
+  const int rx = cs_bilateral_effective_radius (px), ry = cs_bilateral_effective_radius (py);
+  const int nx = 2 * rx + 1;
+  const int separable = px->mode == CS_BILATERAL_SEPARABLE;
+  const int pw = w + 2 * rx, ph = h + 2 * ry;
   size_t sizes[4];
-  workspace_sizes (p, w, h, sizes);
+  workspace_sizes (px, py, w, h, sizes);
   void *a[4];
   if (cs_workspace_carve (ws, 4, sizes, a) != 0)
     return -1;
-  Job j = { src, dst, p, r, pw, a[0], a[1], a[2], a[3] };
+  Job j = { src, dst, px, rx, ry, pw, a[0], a[1], a[2], a[3] };
 
-  for (int dy = -r; dy <= r; dy++)
-    for (int dx = -r; dx <= r; dx++) {
-      const int d2 = separable ? dy * dy : dx * dx + dy * dy;
-      const float v = (float) exp (-(double) d2 / (2.0 * p->sigma * p->sigma));
-      if (separable) {
-        j.spatial[dy + r] = v;
-        break;
-      }
-      j.spatial[(dy + r) * n + dx + r] = v;
-    }
+  /* exp(−dx²/2σx²) exp(−dy²/2σy²), as the reference's exp(−dx²/2σx² − dy²/2σy²) */
+  const double cx = 1.0 / (2.0 * px->sigma * px->sigma), cy = 1.0 / (2.0 * py->sigma * py->sigma);
+  if (separable) {
+    for (int dx = -rx; dx <= rx; dx++)
+      j.spatial[dx + rx] = (float) exp (-(double) (dx * dx) * cx);
+    for (int dy = -ry; dy <= ry; dy++)
+      j.spatial[nx + dy + ry] = (float) exp (-(double) (dy * dy) * cy);
+  } else {
+    for (int dy = -ry; dy <= ry; dy++)
+      for (int dx = -rx; dx <= rx; dx++)
+        j.spatial[(dy + ry) * nx + dx + rx] = (float) exp (-(double) (dx * dx) * cx - (double) (dy * dy) * cy);
+  }
   cs_parallel_for (ph, n_threads, pad_rows, &j);
   cs_parallel_for (MAX_D + 1, n_threads, fill_lut, &j);
   if (separable) {

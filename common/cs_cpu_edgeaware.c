@@ -238,6 +238,42 @@ size_t cs_cpu_edgeaware_workspace_bytes (const CsEdgeAwareParams *p, int width, 
 int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *p,
     int n_threads, CsCpuWorkspace *ws)
 {
+  return cs_cpu_edgeaware_axes (src, dst, p, p, n_threads, ws);
+}
+
+/* One pass of iteration `it` with p (that axis's parameters) over the rows of data, whose
+ * spacings' D are d: fills the table for it (unless *lut_for already says it holds p's
+ * iteration it) and sweeps. */
+static void edgeaware_pass (const CsEdgeAwareParams *p, int it, float *data, const uint32_t *d, int n, int n_lines,
+    SpacingTerms *lut, uint32_t max_d, const void **lut_for, int *lut_it, float *lines, int n_max, int n_threads)
+{
+  const double sigma_i = cs_edgeaware_iteration_sigma (p, it);
+  const double ratio = p->sigma / p->sigma_r;
+  LutJob lj = { .lut = lut, .ratio2 = ratio * ratio };
+  cs_deriche_coeffs (sigma_i, &lj.coeffs);
+  if (*lut_for != p || *lut_it != it) {
+    cs_parallel_for ((int) max_d + 1, n_threads, fill_lut, &lj);
+    *lut_for = p;
+    *lut_it = it;
+  }
+  PassJob job = {
+    .data = data, .d = d, .width = n, .height = n_lines,
+    .lut = lut, .warmup = p->kappa * sigma_i, .lines = lines,
+    .lines_per_thread_stride = n_max * 3,
+    .segments = p->blocks_per_stripe > 0 ? p->blocks_per_stripe : 1,
+  };
+  for (int i = 0; i < 2; i++) {
+    job.inits.ci_re[i] = (float) lj.coeffs.causal_init[i].re;
+    job.inits.ci_im[i] = (float) lj.coeffs.causal_init[i].im;
+    job.inits.ai_re[i] = (float) lj.coeffs.anticausal_init[i].re;
+    job.inits.ai_im[i] = (float) lj.coeffs.anticausal_init[i].im;
+  }
+  cs_parallel_for (n_lines, n_threads, pass_rows, &job);
+}
+
+int cs_cpu_edgeaware_axes (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *px,
+    const CsEdgeAwareParams *py, int n_threads, CsCpuWorkspace *ws)
+{
   const int w = src->width, h = src->height, n_max = w > h ? w : h;
   n_threads = cs_cpu_threads (n_threads);
   size_t sizes[6];
@@ -256,36 +292,15 @@ int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams 
   for (int t = 0; t < 64; t++)
     max_d = prep.max_d[t] > max_d ? prep.max_d[t] : max_d;
 
-  const double ratio = p->sigma / p->sigma_r;
-  for (int it = 1; it <= p->iterations && !cs_edgeaware_is_identity (p); it++) {
-    const double sigma_i = cs_edgeaware_iteration_sigma (p, it);
-    LutJob lj = { .lut = lut, .ratio2 = ratio * ratio };
-    cs_deriche_coeffs (sigma_i, &lj.coeffs);
-    cs_parallel_for ((int) max_d + 1, n_threads, fill_lut, &lj);
-
-    PassJob job = {
-      .lut = lut, .warmup = p->kappa * sigma_i, .lines = lines,
-      .lines_per_thread_stride = n_max * 3,
-      .segments = p->blocks_per_stripe > 0 ? p->blocks_per_stripe : 1,
-    };
-    for (int i = 0; i < 2; i++) {
-      job.inits.ci_re[i] = (float) lj.coeffs.causal_init[i].re;
-      job.inits.ci_im[i] = (float) lj.coeffs.causal_init[i].im;
-      job.inits.ai_re[i] = (float) lj.coeffs.anticausal_init[i].re;
-      job.inits.ai_im[i] = (float) lj.coeffs.anticausal_init[i].im;
-    }
-    job.data = rgb;
-    job.d = d_h;
-    job.width = w;
-    job.height = h;
-    cs_parallel_for (h, n_threads, pass_rows, &job);
-
+  /* (isotropic: one table per iteration serves both passes) */
+  const void *lut_for = NULL;
+  int lut_it = 0;
+  const int identity = cs_edgeaware_is_identity (px) && cs_edgeaware_is_identity (py);
+  const CsEdgeAwareParams *pv = px->sigma == py->sigma ? px : py;   /* the others are alike */
+  for (int it = 1; it <= px->iterations && !identity; it++) {
+    edgeaware_pass (px, it, rgb, d_h, w, h, lut, max_d, &lut_for, &lut_it, lines, n_max, n_threads);
     cs_cpu_transpose (rgb, rgb_t, w, h, 3 * sizeof (float), n_threads);
-    job.data = rgb_t;
-    job.d = d_v;
-    job.width = h;
-    job.height = w;
-    cs_parallel_for (w, n_threads, pass_rows, &job);
+    edgeaware_pass (pv, it, rgb_t, d_v, h, w, lut, max_d, &lut_for, &lut_it, lines, n_max, n_threads);
     cs_cpu_transpose (rgb_t, rgb, h, w, 3 * sizeof (float), n_threads);
   }
 

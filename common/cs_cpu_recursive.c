@@ -225,6 +225,28 @@ size_t cs_cpu_recursive_workspace_bytes (const CsRecursiveParams *p, int width, 
 int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams *p,
     int n_threads, CsCpuWorkspace *ws)
 {
+  return cs_cpu_recursive_axes (src, dst, p, p, n_threads, ws);
+}
+
+static PassJob pass_job (const CsRecursiveParams *p, float *data, int n, int n_lines, void *lines, size_t line_stride)
+{
+  PassJob job = {
+    .data = data,
+    .width = n,
+    .height = n_lines,
+    .segments = p->blocks_per_stripe > 0 && !cs_recursive_carries (p) ? p->blocks_per_stripe : 1,
+    .warmup = (int) ceil (p->kappa * p->sigma),
+    .algorithm = p->algorithm,
+    .lines = lines,
+    .line_stride = line_stride,
+  };
+  set_coeffs (p->sigma, &job.k);
+  return job;
+}
+
+int cs_cpu_recursive_axes (const CsImage *src, CsImage *dst, const CsRecursiveParams *px,
+    const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws)
+{
   const int w = src->width, h = src->height;
   const size_t line_stride = line_stride_of (w, h);
   n_threads = cs_cpu_threads (n_threads);
@@ -237,24 +259,12 @@ int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams 
   RowsJob rj = { src, dst, rgb };
   cs_parallel_for (h, n_threads, unpack, &rj);
 
-  if (!cs_recursive_is_identity (p)) {
-    PassJob job = {
-      .segments = p->blocks_per_stripe > 0 && !cs_recursive_carries (p) ? p->blocks_per_stripe : 1,
-      .warmup = (int) ceil (p->kappa * p->sigma),
-      .algorithm = p->algorithm,
-      .lines = a[2],
-      .line_stride = line_stride,
-    };
-    set_coeffs (p->sigma, &job.k);
-    job.data = rgb;
-    job.width = w;
-    job.height = h;
-    cs_parallel_for (h, n_threads, pass_rows, &job);
+  if (!cs_recursive_is_identity (px) || !cs_recursive_is_identity (py)) {
+    PassJob rows = pass_job (px, rgb, w, h, a[2], line_stride);
+    cs_parallel_for (h, n_threads, pass_rows, &rows);
     cs_cpu_transpose (rgb, rgb_t, w, h, 3 * sizeof (float), n_threads);
-    job.data = rgb_t;
-    job.width = h;
-    job.height = w;
-    cs_parallel_for (w, n_threads, pass_rows, &job);
+    PassJob columns = pass_job (py, rgb_t, h, w, a[2], line_stride);
+    cs_parallel_for (w, n_threads, pass_rows, &columns);
     cs_cpu_transpose (rgb_t, rgb, h, w, 3 * sizeof (float), n_threads);
   }
   cs_parallel_for (h, n_threads, pack, &rj);

@@ -18,17 +18,20 @@ namespace cs {
 
 struct BilateralK {
   float c_r;        /* Gaussian: −log2(e)/(2σr²); Lorentzian: 1/(2σr²) */
-  float c_s;        /* −log2(e)/(2σs²) */
+  float c_s;        /* −log2(e)/(2σs²), along x */
   int lorentzian;
-  int radius;
+  int radius;       /* along x */
+  float c_sy;       /* along y: the same but for the chroma of 4:2:2 formats */
+  int radius_y;
 };
 
-/* Weight of one neighbour: spatial term s2 = |p−q|² (pixels²), range d2 = ‖I(p)−I(q)‖². */
-__device__ __forceinline__ float weight (const BilateralK &k, float d2, float s2)
+/* Weight of one neighbour: spatial exponent e_s (log2 of the spatial weight), range
+ * d2 = ‖I(p)−I(q)‖². */
+__device__ __forceinline__ float weight (const BilateralK &k, float d2, float e_s)
 {
   if (k.lorentzian)
-    return __fdividef (ex2_ftz (k.c_s * s2), fmaf (k.c_r, d2, 1.0f));
-  return ex2_ftz (fmaf (k.c_r, d2, k.c_s * s2));
+    return __fdividef (ex2_ftz (e_s), fmaf (k.c_r, d2, 1.0f));
+  return ex2_ftz (fmaf (k.c_r, d2, e_s));
 }
 
 /* Σ w·q (r, g, b) and Σ w of one window, and its normalised result with alpha. */
@@ -143,14 +146,14 @@ __global__ void bilateral_direct (Lines in, Lines out, int width, int height, Bi
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height)
     return;
-  const int r = k.radius;
   const float4 p = load_px (U8 (), in, in.at (y, x));
   WindowSum sum;
-  for (int dy = -r; dy <= r; dy++) {
+  for (int dy = -k.radius_y; dy <= k.radius_y; dy++) {
     const int qy = clampi (y + dy, 0, height - 1);
-    for (int dx = -r; dx <= r; dx++) {
+    const float e_y = k.c_sy * (float) (dy * dy);
+    for (int dx = -k.radius; dx <= k.radius; dx++) {
       const float4 q = load_px (U8 (), in, in.at (qy, clampi (x + dx, 0, width - 1)));
-      sum.add (weight (k, colour_d2 (p, q), (float) (dx * dx + dy * dy)), q);
+      sum.add (weight (k, colour_d2 (p, q), fmaf (k.c_s, (float) (dx * dx), e_y)), q);
     }
   }
   store_px (U8 (), out, out.at (y, x), sum.result (p.w));
@@ -167,7 +170,7 @@ __global__ void bilateral_rows (Lines in, char *tmp, size_t tmp_pitch, int width
   WindowSum sum;
   for (int d = -r; d <= r; d++) {
     const float4 q = load_px (U8 (), in, in.at (y, clampi (x + d, 0, width - 1)));
-    sum.add (weight (k, colour_d2 (p, q), (float) (d * d)), q);
+    sum.add (weight (k, colour_d2 (p, q), k.c_s * (float) (d * d)), q);
   }
   *reinterpret_cast<float4 *> (tmp + (size_t) y * tmp_pitch + (size_t) x * 16) = sum.result (p.w);
 }
@@ -179,13 +182,13 @@ __global__ void bilateral_columns (const char *tmp, size_t tmp_pitch, Lines out,
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height)
     return;
-  const int r = k.radius;
+  const int r = k.radius_y;
   const float4 p = *reinterpret_cast<const float4 *> (tmp + (size_t) y * tmp_pitch + (size_t) x * 16);
   WindowSum sum;
   for (int d = -r; d <= r; d++) {
     const float4 q = __ldg (reinterpret_cast<const float4 *> (
         tmp + (size_t) clampi (y + d, 0, height - 1) * tmp_pitch + (size_t) x * 16));
-    sum.add (weight (k, colour_d2 (p, q), (float) (d * d)), q);
+    sum.add (weight (k, colour_d2 (p, q), k.c_sy * (float) (d * d)), q);
   }
   store_px (U8 (), out, out.at (y, x), sum.result (p.w));
 }
@@ -254,10 +257,17 @@ struct BilateralPlan : CsCudaPlan {
 cudaError_t plan_bilateral (const CsBilateralParams &p, int w, int h, const CsCudaDevice &dev,
     const PlanOverrides &o, CsCudaPlan **out)
 {
+  return plan_bilateral_axes (p, p, w, h, dev, o, out);
+}
+
+cudaError_t plan_bilateral_axes (const CsBilateralParams &px, const CsBilateralParams &py, int w, int h,
+    const CsCudaDevice &dev, const PlanOverrides &o, CsCudaPlan **out)
+{
   *out = nullptr;
-  if (w <= 0 || h <= 0 || cs_bilateral_params_check (&p))
+  if (w <= 0 || h <= 0 || cs_bilateral_params_check (&px) || cs_bilateral_params_check (&py) ||
+      px.mode != py.mode || px.range_kernel != py.range_kernel || px.sigma_r != py.sigma_r)
     return cudaErrorInvalidValue;
-  if (cs_bilateral_is_identity (&p))
+  if (cs_bilateral_is_identity (&px) && cs_bilateral_is_identity (&py))
     return cs_cuda_copy_plan_new (w, h, out);
   BilateralPlan *plan = new (std::nothrow) BilateralPlan ();
   if (!plan)
@@ -265,17 +275,22 @@ cudaError_t plan_bilateral (const CsBilateralParams &p, int w, int h, const CsCu
   plan->width = w;
   plan->height = h;
   const double log2e = 1.4426950408889634;
+  const bool isotropic = px.sigma == py.sigma && cs_bilateral_effective_radius (&px) == cs_bilateral_effective_radius (&py);
   BilateralK &k = plan->k;
-  k.lorentzian = p.range_kernel == CS_RANGE_KERNEL_LORENTZIAN;
-  k.c_r = (float) (k.lorentzian ? 1.0 / (2.0 * p.sigma_r * p.sigma_r) : -log2e / (2.0 * p.sigma_r * p.sigma_r));
-  k.c_s = (float) (-log2e / (2.0 * p.sigma * p.sigma));
-  k.radius = cs_bilateral_effective_radius (&p);
-  if (p.mode == CS_BILATERAL_SEPARABLE) {
+  k.lorentzian = px.range_kernel == CS_RANGE_KERNEL_LORENTZIAN;
+  k.c_r = (float) (k.lorentzian ? 1.0 / (2.0 * px.sigma_r * px.sigma_r) : -log2e / (2.0 * px.sigma_r * px.sigma_r));
+  k.c_s = (float) (-log2e / (2.0 * px.sigma * px.sigma));
+  k.radius = cs_bilateral_effective_radius (&px);
+  k.c_sy = (float) (-log2e / (2.0 * py.sigma * py.sigma));
+  k.radius_y = cs_bilateral_effective_radius (&py);
+  if (px.mode == CS_BILATERAL_SEPARABLE) {
     plan->path = CS_CUDA_PATH_BILATERAL_SEPARABLE;
     plan->scratch_bytes = tmp_pitch (w) * h;
-  } else if (!o.float_bilateral && uses_half (p)) {
+  } else if (!isotropic) {
+    plan->path = CS_CUDA_PATH_BILATERAL_DIRECT;   /* the tiled kernels' windows are square */
+  } else if (!o.float_bilateral && uses_half (px)) {
     plan->path = k.radius == 1 ? CS_CUDA_PATH_BILATERAL_HALF_STRIPS : CS_CUDA_PATH_BILATERAL_HALF_TILES;
-    plan->half = half_gauss_constants (p.sigma, p.sigma_r);
+    plan->half = half_gauss_constants (px.sigma, px.sigma_r);
     plan->tall = half_gauss_tall_strips (w, h, dev.sm_count, policy_for (dev).bilateral_tall_strip_fill);
   } else {
     plan->path = k.radius <= 8 ? CS_CUDA_PATH_BILATERAL_FLOAT_TILES : CS_CUDA_PATH_BILATERAL_DIRECT;

@@ -90,6 +90,15 @@ cudaError_t cs_cuda_bilateral_plan_new (const CsBilateralParams *p, int width, i
     const CsCudaDevice *dev, CsCudaPlan **plan);
 cudaError_t cs_cuda_recursive_plan_new (const CsRecursiveParams *p, int width, int height,
     const CsCudaDevice *dev, CsCudaPlan **plan);
+/* Plans whose rows are filtered with px and columns with py: the chroma of 4:2:2 formats,
+ * whose samples lie two luma pixels apart along x and one along y (docs/algorithms.md,
+ * "Formats"; cs_*_params_subsampled). Alike parameters give the plans above. */
+cudaError_t cs_cuda_edgeaware_plan_new_axes (const CsEdgeAwareParams *px, const CsEdgeAwareParams *py, int width,
+    int height, const CsCudaDevice *dev, CsCudaPlan **plan);
+cudaError_t cs_cuda_bilateral_plan_new_axes (const CsBilateralParams *px, const CsBilateralParams *py, int width,
+    int height, const CsCudaDevice *dev, CsCudaPlan **plan);
+cudaError_t cs_cuda_recursive_plan_new_axes (const CsRecursiveParams *px, const CsRecursiveParams *py, int width,
+    int height, const CsCudaDevice *dev, CsCudaPlan **plan);
 /* A plan that copies frames (identity settings where input and output differ). */
 cudaError_t cs_cuda_copy_plan_new (int width, int height, CsCudaPlan **plan);
 

@@ -36,6 +36,14 @@ cudaError_t plan_bilateral (const CsBilateralParams &p, int width, int height, c
 cudaError_t plan_recursive (const CsRecursiveParams &p, int width, int height, const CsCudaDevice &dev,
     const PlanOverrides &o, CsCudaPlan **out);
 
+/* The same with rows filtered by px and columns by py (cs_cuda.h, the _axes planners). */
+cudaError_t plan_edgeaware_axes (const CsEdgeAwareParams &px, const CsEdgeAwareParams &py, int width, int height,
+    const CsCudaDevice &dev, const PlanOverrides &o, CsCudaPlan **out);
+cudaError_t plan_bilateral_axes (const CsBilateralParams &px, const CsBilateralParams &py, int width, int height,
+    const CsCudaDevice &dev, const PlanOverrides &o, CsCudaPlan **out);
+cudaError_t plan_recursive_axes (const CsRecursiveParams &px, const CsRecursiveParams &py, int width, int height,
+    const CsCudaDevice &dev, const PlanOverrides &o, CsCudaPlan **out);
+
 /* A copy of src into dst (device to device; nothing where they are the same frame). */
 cudaError_t copy_frame (const CsCudaImage &src, const CsCudaImage &dst, cudaStream_t stream);
 

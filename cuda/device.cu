@@ -119,6 +119,24 @@ extern "C" cudaError_t cs_cuda_recursive_plan_new (const CsRecursiveParams *p, i
   return cs::plan_recursive (*p, width, height, *dev, cs::PlanOverrides (), plan);
 }
 
+extern "C" cudaError_t cs_cuda_edgeaware_plan_new_axes (const CsEdgeAwareParams *px, const CsEdgeAwareParams *py,
+    int width, int height, const CsCudaDevice *dev, CsCudaPlan **plan)
+{
+  return cs::plan_edgeaware_axes (*px, *py, width, height, *dev, cs::PlanOverrides (), plan);
+}
+
+extern "C" cudaError_t cs_cuda_bilateral_plan_new_axes (const CsBilateralParams *px, const CsBilateralParams *py,
+    int width, int height, const CsCudaDevice *dev, CsCudaPlan **plan)
+{
+  return cs::plan_bilateral_axes (*px, *py, width, height, *dev, cs::PlanOverrides (), plan);
+}
+
+extern "C" cudaError_t cs_cuda_recursive_plan_new_axes (const CsRecursiveParams *px, const CsRecursiveParams *py,
+    int width, int height, const CsCudaDevice *dev, CsCudaPlan **plan)
+{
+  return cs::plan_recursive_axes (*px, *py, width, height, *dev, cs::PlanOverrides (), plan);
+}
+
 extern "C" void cs_cuda_plan_free (CsCudaPlan *plan)
 {
   delete plan;

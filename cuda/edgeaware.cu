@@ -70,7 +70,7 @@ namespace {
 
 struct EdgeAwarePlan : CsCudaPlan {
   int iterations;
-  EdgeAwareFilter filters[CS_EDGEAWARE_ITERATIONS_MAX];
+  EdgeAwareFilter filters[CS_EDGEAWARE_ITERATIONS_MAX][2];   /* rows, columns */
   Segments rows, cols;
 
   cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, cudaStream_t stream) const override
@@ -90,15 +90,15 @@ struct EdgeAwarePlan : CsCudaPlan {
     const Lines b_c = make_lines (planes[1], pitch_t, 8, false, 0);
     const Lines out_c = make_lines (dst.data, dst.pitch, 4, false, af_out);
     for (int it = 1; it <= iterations; it++) {
-      const EdgeAwareFilter &f = filters[it - 1];
+      const EdgeAwareFilter &fr = filters[it - 1][0], &fc = filters[it - 1][1];
       if (it == 1)
-        launch_rows_split<U8, H4, EdgeAwareFilter, true> (frame_r, frame_r, b_r, b_r, rows, f, stream);
+        launch_rows_split<U8, H4, EdgeAwareFilter, true> (frame_r, frame_r, b_r, b_r, rows, fr, stream);
       else
-        launch_rows_split<H4, H4, EdgeAwareFilter, false> (frame_r, a_r, b_r, b_r, rows, f, stream);
+        launch_rows_split<H4, H4, EdgeAwareFilter, false> (frame_r, a_r, b_r, b_r, rows, fr, stream);
       if (it < iterations)
-        launch_columns_split<H4, H4> (frame_c, b_c, a_c, a_c, cols, f, stream);
+        launch_columns_split<H4, H4> (frame_c, b_c, a_c, a_c, cols, fc, stream);
       else
-        launch_columns_split<H4, U8> (frame_c, b_c, out_c, a_c, cols, f, stream);
+        launch_columns_split<H4, U8> (frame_c, b_c, out_c, a_c, cols, fc, stream);
       const cudaError_t err = cudaGetLastError ();
       if (err != cudaSuccess)
         return err;
@@ -112,10 +112,17 @@ struct EdgeAwarePlan : CsCudaPlan {
 cudaError_t plan_edgeaware (const CsEdgeAwareParams &p, int w, int h, const CsCudaDevice &dev,
     const PlanOverrides &o, CsCudaPlan **out)
 {
+  return plan_edgeaware_axes (p, p, w, h, dev, o, out);
+}
+
+cudaError_t plan_edgeaware_axes (const CsEdgeAwareParams &px, const CsEdgeAwareParams &py, int w, int h,
+    const CsCudaDevice &dev, const PlanOverrides &o, CsCudaPlan **out)
+{
   *out = nullptr;
-  if (w <= 0 || h <= 0 || cs_edgeaware_params_check (&p) || o.row_segments < 0 || o.column_segments < 0)
+  if (w <= 0 || h <= 0 || cs_edgeaware_params_check (&px) || cs_edgeaware_params_check (&py) ||
+      px.iterations != py.iterations || o.row_segments < 0 || o.column_segments < 0)
     return cudaErrorInvalidValue;
-  if (cs_edgeaware_is_identity (&p))
+  if (cs_edgeaware_is_identity (&px) && cs_edgeaware_is_identity (&py))
     return cs_cuda_copy_plan_new (w, h, out);
   EdgeAwarePlan *plan = new (std::nothrow) EdgeAwarePlan ();
   if (!plan)
@@ -124,13 +131,15 @@ cudaError_t plan_edgeaware (const CsEdgeAwareParams &p, int w, int h, const CsCu
   plan->width = w;
   plan->height = h;
   plan->scratch_bytes = 2 * plane_pitch (w) * h;   /* two half4 planes, ping-pong */
-  plan->iterations = p.iterations;
-  for (int it = 1; it <= p.iterations; it++)
-    plan->filters[it - 1] = filter_for (cs_edgeaware_iteration_sigma (&p, it), p);
-  const int requested[2] = { o.row_segments ? o.row_segments : p.blocks_per_stripe,
-    o.column_segments ? o.column_segments : p.blocks_per_stripe };
-  plan->rows = { w, h, requested[0] ? requested[0] : auto_segments (dev, w, h, CS_PASS_ROWS, p) };
-  plan->cols = { h, w, requested[1] ? requested[1] : auto_segments (dev, w, h, CS_PASS_COLUMNS, p) };
+  plan->iterations = px.iterations;
+  for (int it = 1; it <= px.iterations; it++) {
+    plan->filters[it - 1][0] = filter_for (cs_edgeaware_iteration_sigma (&px, it), px);
+    plan->filters[it - 1][1] = filter_for (cs_edgeaware_iteration_sigma (&py, it), py);
+  }
+  const int requested[2] = { o.row_segments ? o.row_segments : px.blocks_per_stripe,
+    o.column_segments ? o.column_segments : py.blocks_per_stripe };
+  plan->rows = { w, h, requested[0] ? requested[0] : auto_segments (dev, w, h, CS_PASS_ROWS, px) };
+  plan->cols = { h, w, requested[1] ? requested[1] : auto_segments (dev, w, h, CS_PASS_COLUMNS, py) };
   plan->segments[0] = plan->rows.segments;
   plan->segments[1] = plan->cols.segments;
   plan->shared_bytes = split_columns_launch_bytes (plan->cols);

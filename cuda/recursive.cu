@@ -276,10 +276,11 @@ struct CarriedLinesPlan : CsCudaPlan {
  * states. */
 struct SweptPlan : CsCudaPlan {
   Geometry rows, cols;
-  bool yvv, carry;
-  YvvK yvv_k;
-  UniformFilter filter;
-  CarryPoles poles;
+  bool yvv, carry[2];
+  bool same_axes;   /* rows and columns filtered alike (all but the chroma of 4:2:2 formats) */
+  YvvK yvv_k[2];    /* [0] rows, [1] columns */
+  UniformFilter filter[2];
+  CarryPoles poles[2];
   CarryJumps jumps[2];
 
   cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, cudaStream_t stream) const override
@@ -299,23 +300,27 @@ struct SweptPlan : CsCudaPlan {
     if (yvv) {
       const Lines w_r = make_lines (second, pitch_w, 16, true, 0);
       const Lines w_c = make_lines (second, pitch_w, 16, false, 0);
-      yvv_forward<U8><<<grid_r, kThreads, 0, stream>>> (in_r, w_r, rows, yvv_k);
-      yvv_backward<U8, H4><<<grid_r, kThreads, 0, stream>>> (in_r, w_r, t_r, rows, yvv_k);
-      yvv_forward<H4><<<grid_c, kThreads, 0, stream>>> (t_c, w_c, cols, yvv_k);
-      yvv_backward<H4, U8><<<grid_c, kThreads, 0, stream>>> (t_c, w_c, out_c, cols, yvv_k);
+      yvv_forward<U8><<<grid_r, kThreads, 0, stream>>> (in_r, w_r, rows, yvv_k[0]);
+      yvv_backward<U8, H4><<<grid_r, kThreads, 0, stream>>> (in_r, w_r, t_r, rows, yvv_k[0]);
+      yvv_forward<H4><<<grid_c, kThreads, 0, stream>>> (t_c, w_c, cols, yvv_k[1]);
+      yvv_backward<H4, U8><<<grid_c, kThreads, 0, stream>>> (t_c, w_c, out_c, cols, yvv_k[1]);
       return cudaGetLastError ();
     }
-    UniformFilter f = filter;
+    UniformFilter f_r = filter[0], f_c = filter[1];
     float4 *weights = (float4 *) (second + pitch_t * h);
     float2 *states = (float2 *) ((char *) weights + weights_bytes (w, h));
     const Segments &seg_r = rows, &seg_c = cols;
     const Lines parked_c = make_lines (second, pitch_t, 8, false, 0);
-    if (carry) {
-      const int longest = max (div_up (w, rows.segments), div_up (h, cols.segments));
+    const auto weights_for = [&] (int longest, const CarryPoles &poles) {
       carry_weights<<<div_up (longest, 128), 128, 0, stream>>> (weights, longest, poles);
-    }
+    };
+    if (same_axes && carry[0])
+      weights_for (max (div_up (w, rows.segments), div_up (h, cols.segments)), poles[0]);
     /* the carries of the pass: its segments' end states, scanned into start states */
     const auto carry_pass = [&] (const Segments &seg, bool row_pass) {
+      UniformFilter &f = row_pass ? f_r : f_c;
+      if (!same_axes)
+        weights_for (div_up (seg.n, seg.segments), poles[row_pass ? 0 : 1]);
       f.carried = { states, seg.n_lines, seg.segments };
       if (row_pass)
         carry_rows<U8><<<dim3 (div_up (seg.n_lines, 32 * kRowWarps), seg.segments), 32 * kRowWarps, 0, stream>>> (
@@ -326,12 +331,12 @@ struct SweptPlan : CsCudaPlan {
       scan_carries<<<div_up ((long long) seg.n_lines * kCarryComponents, 128), 128, 0, stream>>> (
           f.carried, seg, jumps[row_pass ? 0 : 1]);
     };
-    if (carry)
+    if (carry[0])
       carry_pass (seg_r, true);
-    launch_rows<U8, H4, UniformFilter, false> (in_r, in_r, t_r, t_r, seg_r, f, stream);
-    if (carry)
+    launch_rows<U8, H4, UniformFilter, false> (in_r, in_r, t_r, t_r, seg_r, f_r, stream);
+    if (carry[1])
       carry_pass (seg_c, false);
-    launch_columns<H4, U8> (t_c, t_c, out_c, parked_c, seg_c, f, stream);
+    launch_columns<H4, U8> (t_c, t_c, out_c, parked_c, seg_c, f_c, stream);
     return cudaGetLastError ();
   }
 };
@@ -352,21 +357,70 @@ static P *new_plan (CsCudaPath path, int width, int height, const int segments[2
 
 }  // namespace
 
+/* The swept passes' filter of one pass */
+static void uniform_pass (const CsRecursiveParams &p, int n, int segments, UniformFilter &f, CarryPoles &poles,
+    CarryJumps &jumps)
+{
+  CsDericheCoeffs c;
+  cs_deriche_coeffs (p.sigma, &c);
+  for (int i = 0; i < 2; i++) {
+    f.b[i] = cx ((float) c.b[i].re, (float) c.b[i].im);
+    uniform_x (c, i, poles.x_re[i], poles.x_im[i]);
+    poles.log_abs_b[i] = c.b_log_abs[i];
+    poles.arg_b[i] = c.b_arg[i];
+    f.x[i] = cx ((float) poles.x_re[i], (float) poles.x_im[i]);
+  }
+  f.warmup = warmup_samples (p);
+  f.carried.states = nullptr;
+  jumps = carry_jumps (c, n / segments);
+}
+
+static YvvK yvv_pass (const CsRecursiveParams &p)
+{
+  CsYvvCoeffs yvv_c;
+  cs_yvv_coeffs (p.sigma, &yvv_c);
+  YvvK k;
+  k.B = yvv_c.B;
+  k.a1 = yvv_c.a1;
+  k.a2 = yvv_c.a2;
+  k.a3 = yvv_c.a3;
+  for (int r = 0; r < 3; r++)
+    for (int j = 0; j < 3; j++)
+      k.M[r][j] = yvv_c.M[r][j];
+  return k;
+}
+
 cudaError_t plan_recursive (const CsRecursiveParams &p, int w, int h, const CsCudaDevice &dev,
     const PlanOverrides &o, CsCudaPlan **out)
 {
+  return plan_recursive_axes (p, p, w, h, dev, o, out);
+}
+
+/* Rows with px, columns with py. Where they differ (the chroma of 4:2:2 formats), the swept
+ * passes, which take a filter per pass; the tile and tensor-core kernels share one. */
+cudaError_t plan_recursive_axes (const CsRecursiveParams &px, const CsRecursiveParams &py, int w, int h,
+    const CsCudaDevice &dev, const PlanOverrides &o, CsCudaPlan **out)
+{
   *out = nullptr;
-  if (w <= 0 || h <= 0 || cs_recursive_params_check (&p) || o.row_segments < 0 || o.column_segments < 0)
+  if (w <= 0 || h <= 0 || cs_recursive_params_check (&px) || cs_recursive_params_check (&py) ||
+      px.algorithm != py.algorithm || o.row_segments < 0 || o.column_segments < 0)
     return cudaErrorInvalidValue;
-  if (cs_recursive_is_identity (&p))
+  if (cs_recursive_is_identity (&px) && cs_recursive_is_identity (&py))
     return cs_cuda_copy_plan_new (w, h, out);
+  const bool same = px.sigma == py.sigma && px.blocks_per_stripe == py.blocks_per_stripe && px.kappa == py.kappa &&
+      px.partition_start == py.partition_start;
+  const CsRecursiveParams &p = px;
   const Policy &policy = policy_for (dev);
   const int warmup = warmup_samples (p);
-  int segments[2] = { o.row_segments ? o.row_segments : p.blocks_per_stripe,
-    o.column_segments ? o.column_segments : p.blocks_per_stripe };
+  int segments[2] = { o.row_segments ? o.row_segments : px.blocks_per_stripe,
+    o.column_segments ? o.column_segments : py.blocks_per_stripe };
   if (!segments[0] || !segments[1]) {
-    int automatic[2];
-    auto_segments (dev, policy, w, h, p, automatic);
+    int automatic[2], automatic_y[2];
+    auto_segments (dev, policy, w, h, px, automatic);
+    if (!same) {
+      auto_segments (dev, policy, w, h, py, automatic_y);
+      automatic[1] = automatic_y[1];
+    }
     for (int pass = 0; pass < 2; pass++)
       segments[pass] = segments[pass] ? segments[pass] : automatic[pass];
   }
@@ -375,7 +429,7 @@ cudaError_t plan_recursive (const CsRecursiveParams &p, int w, int h, const CsCu
     cs_deriche_coeffs (p.sigma, &c);
   const size_t t_bytes = plane_pitch (w, 8) * h;
 
-  if (!o.swept && tiles_cover (p, w, h, segments[0], segments[1], warmup)) {
+  if (same && !o.swept && tiles_cover (p, w, h, segments[0], segments[1], warmup)) {
     TilesPlan *plan = new_plan<TilesPlan> (CS_CUDA_PATH_RECURSIVE_TILES, w, h, segments);
     if (!plan)
       return cudaErrorMemoryAllocation;
@@ -386,7 +440,7 @@ cudaError_t plan_recursive (const CsRecursiveParams &p, int w, int h, const CsCu
     }
     delete plan;   /* too much shared memory for this device: the passes below */
   }
-  if (!o.swept && lines_cover (p, w, h, segments[0], segments[1], warmup)) {
+  if (same && !o.swept && lines_cover (p, w, h, segments[0], segments[1], warmup)) {
     LinesPlan *plan = new_plan<LinesPlan> (CS_CUDA_PATH_RECURSIVE_LINES, w, h, segments);
     if (!plan)
       return cudaErrorMemoryAllocation;
@@ -395,7 +449,7 @@ cudaError_t plan_recursive (const CsRecursiveParams &p, int w, int h, const CsCu
     *out = plan;
     return cudaSuccess;
   }
-  if (!o.swept && carried_lines_cover (p, w, h, segments[0], segments[1])) {
+  if (same && !o.swept && carried_lines_cover (p, w, h, segments[0], segments[1])) {
     const int carried[2] = { carried_segments (segments[0], w), carried_segments (segments[1], h) };
     CarriedLinesPlan *plan = new_plan<CarriedLinesPlan> (CS_CUDA_PATH_RECURSIVE_LINES_CARRIED, w, h, carried);
     if (!plan)
@@ -406,49 +460,35 @@ cudaError_t plan_recursive (const CsRecursiveParams &p, int w, int h, const CsCu
     return cudaSuccess;
   }
 
-  const bool yvv = p.algorithm == CS_RECURSIVE_YOUNG_VAN_VLIET, carry = cs_recursive_carries (&p);
-  if (carry) {
+  const bool yvv = p.algorithm == CS_RECURSIVE_YOUNG_VAN_VLIET;
+  const bool carry[2] = { cs_recursive_carries (&px), cs_recursive_carries (&py) };
+  if (carry[0])
     segments[0] = carried_segments (segments[0], w);
+  if (carry[1])
     segments[1] = carried_segments (segments[1], h);
-  }
   SweptPlan *plan = new_plan<SweptPlan> (yvv ? CS_CUDA_PATH_RECURSIVE_YVV
-                                             : carry ? CS_CUDA_PATH_RECURSIVE_SWEPT_CARRIED : CS_CUDA_PATH_RECURSIVE_SWEPT,
+                                             : carry[0] || carry[1] ? CS_CUDA_PATH_RECURSIVE_SWEPT_CARRIED
+                                                                    : CS_CUDA_PATH_RECURSIVE_SWEPT,
       w, h, segments);
   if (!plan)
     return cudaErrorMemoryAllocation;
-  plan->rows = { { w, h, segments[0] }, warmup };
-  plan->cols = { { h, w, segments[1] }, warmup };
+  plan->rows = { { w, h, segments[0] }, warmup_samples (px) };
+  plan->cols = { { h, w, segments[1] }, warmup_samples (py) };
   plan->yvv = yvv;
-  plan->carry = carry;
+  plan->carry[0] = carry[0];
+  plan->carry[1] = carry[1];
+  plan->same_axes = same;
   plan->shared_bytes = columns_on_chip_threads (plan->cols) ?
       (size_t) div_up (h, segments[1]) * kParkBytesPerSample * columns_on_chip_threads (plan->cols) : 0;
   if (yvv) {
-    CsYvvCoeffs yvv_c;
-    cs_yvv_coeffs (p.sigma, &yvv_c);
-    YvvK &k = plan->yvv_k;
-    k.B = yvv_c.B;
-    k.a1 = yvv_c.a1;
-    k.a2 = yvv_c.a2;
-    k.a3 = yvv_c.a3;
-    for (int r = 0; r < 3; r++)
-      for (int j = 0; j < 3; j++)
-        k.M[r][j] = yvv_c.M[r][j];
+    plan->yvv_k[0] = yvv_pass (px);
+    plan->yvv_k[1] = yvv_pass (py);
     plan->scratch_bytes = t_bytes + plane_pitch (w, 16) * h;
     plan->shared_bytes = 0;
   } else {
-    UniformFilter &f = plan->filter;
-    for (int i = 0; i < 2; i++) {
-      f.b[i] = cx ((float) c.b[i].re, (float) c.b[i].im);
-      uniform_x (c, i, plan->poles.x_re[i], plan->poles.x_im[i]);
-      plan->poles.log_abs_b[i] = c.b_log_abs[i];
-      plan->poles.arg_b[i] = c.b_arg[i];
-      f.x[i] = cx ((float) plan->poles.x_re[i], (float) plan->poles.x_im[i]);
-    }
-    f.warmup = warmup;
-    f.carried.states = nullptr;
-    plan->jumps[0] = carry_jumps (c, w / segments[0]);
-    plan->jumps[1] = carry_jumps (c, h / segments[1]);
-    plan->scratch_bytes = 2 * t_bytes + (carry ? weights_bytes (w, h) + carries_bytes (w, h) : 0);
+    uniform_pass (px, w, segments[0], plan->filter[0], plan->poles[0], plan->jumps[0]);
+    uniform_pass (py, h, segments[1], plan->filter[1], plan->poles[1], plan->jumps[1]);
+    plan->scratch_bytes = 2 * t_bytes + (carry[0] || carry[1] ? weights_bytes (w, h) + carries_bytes (w, h) : 0);
   }
   *out = plan;
   return cudaSuccess;

@@ -76,7 +76,7 @@ run_packed (GstCudaSmoothCpu * cpu, gconstpointer params, gboolean identity, con
     CsImage s = image_of (&src[i], alpha), d = image_of (&dst[i], alpha);
     if (identity)
       cs_image_copy (&s, &d);
-    else if (cpu->filter (params, &s, &d, cpu->n_threads, &cpu->ws) != 0)
+    else if (cpu->filter (params, 1, 1, &s, &d, cpu->n_threads, &cpu->ws) != 0)
       return -1;
   }
   return 0;
@@ -134,7 +134,7 @@ run_groups (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp, gboolea
       if (!work.data || work_stride (src.width) * (size_t) src.height > cpu->work.size)
         return -1;
       cs_parallel_for (src.height, cpu->n_threads, pack_rows, &pack);
-      if (cpu->filter (gp->params[g], &work, &work, cpu->n_threads, &cpu->ws) != 0)
+      if (cpu->filter (gp->params[g], gp->sub_x[g], gp->sub_y[g], &work, &work, cpu->n_threads, &cpu->ws) != 0)
         return -1;
       cs_parallel_for (src.height, cpu->n_threads, unpack_rows, &unpack);
     }

@@ -12,8 +12,8 @@
 G_BEGIN_DECLS
 
 /* The filter on the CPU (common/cs_cpu.h): 0, or −1 when memory runs out. */
-typedef int (*GstCudaSmoothCpuFunc) (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads,
-    CsCpuWorkspace * ws);
+typedef int (*GstCudaSmoothCpuFunc) (gconstpointer params, int sx, int sy, const CsImage * src, CsImage * dst,
+    int n_threads, CsCpuWorkspace * ws);
 /* The workspace it takes for width x height pictures. */
 typedef size_t (*GstCudaSmoothWorkspaceFunc) (gconstpointer params, int width, int height, int n_threads);
 

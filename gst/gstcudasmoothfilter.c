@@ -44,7 +44,7 @@
 GST_DEBUG_CATEGORY (gst_cuda_smooth_debug);
 #define GST_CAT_DEFAULT gst_cuda_smooth_debug
 
-#define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, NV12, NV21, I420, YV12, Y444 }"
+#define FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, NV12, NV21, I420, YV12, Y444, YUY2, UYVY }"
 /* GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, also in builds without the CUDA library */
 #define CUDA_MEMORY "memory:CUDAMemory"
 /* Frames held while overlapping: with the one being submitted, one per stream. */
@@ -83,7 +83,7 @@ typedef struct
   GstVideoInfo in_info, out_info;
   gboolean in_cuda_caps, out_cuda_caps, same_caps;
   gpointer params;             /* this frame's parameters, params_size bytes */
-  gpointer chroma_params;      /* and those of its chroma (cs_*_params_subsampled) */
+  gpointer chroma_params;      /* those of its chroma, for the identity test */
   GstCudaSmoothGroupParams groups;   /* what each group of this frame gets */
   GstCudaSmoothLayout layout;  /* of the caps' format */
   gpointer cpu_params;         /* the parameters the CPU workspace was reserved for */
@@ -234,11 +234,14 @@ read_params (GstCudaSmoothFilter * self)
   const gboolean identity = CLASS (self)->is_identity (priv->params);
   priv->groups.params[0] = priv->params;
   priv->groups.filter[0] = !identity;
-  priv->groups.params[1] = priv->chroma_params;
+  priv->groups.params[1] = priv->params;
   priv->groups.filter[1] = FALSE;
+  priv->groups.sub_x[0] = priv->groups.sub_y[0] = 1;
+  priv->groups.sub_x[1] = priv->layout.sub_x;
+  priv->groups.sub_y[1] = priv->layout.sub_y;
   if (priv->layout.n_groups == 2 && chroma == GST_CUDA_SMOOTH_CHROMA_FILTER) {
-    /* (4:2:0 and 4:4:4: the same subsampling on both axes) */
-    CLASS (self)->subsample_params (priv->params, priv->layout.sub_x, priv->chroma_params);
+    /* the chroma changes no byte where its widest σ, along the less subsampled axis, does not */
+    CLASS (self)->subsample_params (priv->params, MIN (priv->layout.sub_x, priv->layout.sub_y), priv->chroma_params);
     priv->groups.filter[1] = !CLASS (self)->is_identity (priv->chroma_params);
   }
   return identity;
@@ -1056,9 +1059,11 @@ gst_cuda_smooth_filter_class_init (GstCudaSmoothFilterClass * klass)
 #ifdef HAVE_CUDA
 /* A subclass without a GPU path: frames are copied */
 static cudaError_t
-copy_plan (gconstpointer params, int width, int height, const CsCudaDevice * dev, CsCudaPlan ** plan)
+copy_plan (gconstpointer params, int sx, int sy, int width, int height, const CsCudaDevice * dev, CsCudaPlan ** plan)
 {
   (void) params;
+  (void) sx;
+  (void) sy;
   (void) dev;
   return cs_cuda_copy_plan_new (width, height, plan);
 }

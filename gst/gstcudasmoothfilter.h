@@ -44,8 +44,10 @@ struct _GstCudaSmoothFilterClass
    * chroma (cs_*_params_subsampled). */
   void (*subsample_params) (gconstpointer params, int s, gpointer out);
 
-  /* The CPU path (common/cs_cpu.h): the filter, and the workspace it takes. */
-  int (*filter_cpu) (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads,
+  /* The CPU path (common/cs_cpu.h): the filter on pictures whose samples lie sx and sy luma
+   * pixels apart (1, or 2 for chroma: cs_*_params_subsampled per axis), and the workspace it
+   * takes (at 1, 1, which is the most). */
+  int (*filter_cpu) (gconstpointer params, int sx, int sy, const CsImage * src, CsImage * dst, int n_threads,
       CsCpuWorkspace * ws);
   size_t (*cpu_workspace_bytes) (gconstpointer params, int width, int height, int n_threads);
 
@@ -57,9 +59,10 @@ struct _GstCudaSmoothFilterClass
   guint n_field_offsets;
 
 #ifdef HAVE_CUDA
-  /* The GPU path: a plan for params and width x height pictures on dev (cs_cuda.h). */
-  cudaError_t (*cuda_plan_new) (gconstpointer params, int width, int height, const CsCudaDevice * dev,
-      CsCudaPlan ** plan);
+  /* The GPU path: a plan for params and width x height pictures whose samples lie sx and sy
+   * luma pixels apart on dev (cs_cuda.h). */
+  cudaError_t (*cuda_plan_new) (gconstpointer params, int sx, int sy, int width, int height,
+      const CsCudaDevice * dev, CsCudaPlan ** plan);
 #endif
 };
 

@@ -51,13 +51,14 @@ typedef struct
 
 void gst_cuda_smooth_layout_of (const GstVideoInfo * info, GstCudaSmoothLayout * layout);
 
-/* What each group of a frame gets: its filter's parameters (the element's for group 0,
- * cs_*_params_subsampled for chroma), or a copy (filter FALSE: chroma=copy, or parameters
+/* What each group of a frame gets: the element's parameters at the group's subsampling
+ * (the filters take cs_*_params_subsampled per axis), or a copy (filter FALSE: chroma=copy, or parameters
  * that change no byte of that group). */
 typedef struct
 {
   gconstpointer params[2];
   gboolean filter[2];
+  gint sub_x[2], sub_y[2];      /* the groups' subsampling: 1, 1 and the chroma's */
 } GstCudaSmoothGroupParams;
 
 /* Group `group` of a frame of info whose planes start at planes[] with strides[] (a mapped

@@ -196,6 +196,8 @@ make_plans (GstCudaSmoothGpu * gpu, const GstCudaSmoothGroupParams * gp, gboolea
   free_plans (gpu);
   for (guint g = 0; g < 2; g++) {
     gpu->filter[g] = g < gpu->layout.n_groups && gp->filter[g];
+    gpu->sub_x[g] = gp->sub_x[g];
+    gpu->sub_y[g] = gp->sub_y[g];
     if (gpu->filter[g])
       memcpy (gpu->params[g], gp->params[g], gpu->params_size);
   }
@@ -207,7 +209,7 @@ make_plans (GstCudaSmoothGpu * gpu, const GstCudaSmoothGroupParams * gp, gboolea
       const gint w = group_width (&gpu->info, g), h = layout_height (&gpu->info, g, l);
       CsCudaPlan **plan = &gpu->plans[g][l];
       const cudaError_t err = identity || !gpu->filter[g] ? cs_cuda_copy_plan_new (w, h, plan)
-          : gpu->plan_new (gpu->params[g], w, h, &gpu->dev, plan);
+          : gpu->plan_new (gpu->params[g], gpu->sub_x[g], gpu->sub_y[g], w, h, &gpu->dev, plan);
       if (err != cudaSuccess) {
         free_plans (gpu);
         return err;

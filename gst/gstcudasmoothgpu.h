@@ -26,8 +26,9 @@ G_BEGIN_DECLS
 
 #define GST_CUDA_SMOOTH_SLOTS 3
 
-/* Makes a plan of the filter for params, width x height pictures and dev (cs_cuda.h). */
-typedef cudaError_t (*GstCudaSmoothPlanFunc) (gconstpointer params, int width, int height,
+/* Makes a plan of the filter for params, width x height pictures whose samples lie sx and sy
+ * luma pixels apart, and dev (cs_cuda.h). */
+typedef cudaError_t (*GstCudaSmoothPlanFunc) (gconstpointer params, int sx, int sy, int width, int height,
     const CsCudaDevice * dev, CsCudaPlan ** plan);
 
 typedef struct
@@ -59,6 +60,7 @@ typedef struct
   GstCudaSmoothPlanFunc plan_new;
   gpointer params[2];
   gboolean filter[2];
+  gint sub_x[2], sub_y[2];
   gsize params_size;
   gboolean identity;
   gboolean have_params;

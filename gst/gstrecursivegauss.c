@@ -106,9 +106,11 @@ subsample_params (gconstpointer params, int s, gpointer out)
 }
 
 static int
-filter_cpu (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads, CsCpuWorkspace * ws)
+filter_cpu (gconstpointer params, int sx, int sy, const CsImage * src, CsImage * dst, int n_threads,
+    CsCpuWorkspace * ws)
 {
-  return cs_cpu_recursive (src, dst, params, n_threads, ws);
+  const CsRecursiveParams px = cs_recursive_params_subsampled (params, sx), py = cs_recursive_params_subsampled (params, sy);
+  return cs_cpu_recursive_axes (src, dst, &px, &py, n_threads, ws);
 }
 
 static size_t
@@ -119,9 +121,11 @@ cpu_workspace_bytes (gconstpointer params, int width, int height, int n_threads)
 
 #ifdef HAVE_CUDA
 static cudaError_t
-cuda_plan_new (gconstpointer params, int width, int height, const CsCudaDevice * dev, CsCudaPlan ** plan)
+cuda_plan_new (gconstpointer params, int sx, int sy, int width, int height, const CsCudaDevice * dev,
+    CsCudaPlan ** plan)
 {
-  return cs_cuda_recursive_plan_new (params, width, height, dev, plan);
+  const CsRecursiveParams px = cs_recursive_params_subsampled (params, sx), py = cs_recursive_params_subsampled (params, sy);
+  return cs_cuda_recursive_plan_new_axes (&px, &py, width, height, dev, plan);
 }
 #endif
 

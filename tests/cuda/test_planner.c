@@ -76,6 +76,54 @@ START_TEST (test_plans_fit_every_architecture)
 }
 END_TEST
 
+/* The chroma of 4:2:2 formats (rows with σ/2, columns with σ): every architecture's plans fit
+ * it, on paths that take a filter per axis (the swept passes, the direct and separable
+ * bilateral); alike axes give the plain planners' plans. */
+START_TEST (test_axes_plans)
+{
+  CsCudaDevice dev;
+  const char *arch = cs_cuda_architecture (_i, &dev);
+  for (int s = 0; s < N_SIZES; s++) {
+    const int w = (sizes[s][0] + 1) / 2, h = sizes[s][1];
+    for (int variant = 0; variant < 4; variant++) {
+      CsRecursiveParams r = cs_recursive_params_default ();
+      r.sigma = variant == 2 ? 60 : 5;   /* 60: κσ/2 = 90 carries (auto), κσ/2 along x as well */
+      r.algorithm = variant == 3 ? CS_RECURSIVE_YOUNG_VAN_VLIET : CS_RECURSIVE_DERICHE;
+      r.partition_start = variant == 1 ? CS_PARTITION_CARRY : CS_PARTITION_AUTO;
+      const CsRecursiveParams rx = cs_recursive_params_subsampled (&r, 2), ry = cs_recursive_params_subsampled (&r, 1);
+      CsCudaPlan *plan = NULL;
+      ck_assert_int_eq (cs_cuda_recursive_plan_new_axes (&rx, &ry, w, h, &dev, &plan), cudaSuccess);
+      const CsCudaPath path = cs_cuda_plan_path (plan);
+      ck_assert_msg (path == CS_CUDA_PATH_RECURSIVE_SWEPT || path == CS_CUDA_PATH_RECURSIVE_SWEPT_CARRIED ||
+          path == CS_CUDA_PATH_RECURSIVE_YVV, "%s: %s", arch, cs_cuda_path_name (path));
+      check_plan (plan, &dev, arch, w, h, "recursivegauss 4:2:2 chroma");
+    }
+    CsEdgeAwareParams e = cs_edgeaware_params_default ();
+    const CsEdgeAwareParams ex = cs_edgeaware_params_subsampled (&e, 2), ey = cs_edgeaware_params_subsampled (&e, 1);
+    CsCudaPlan *plan = NULL;
+    ck_assert_int_eq (cs_cuda_edgeaware_plan_new_axes (&ex, &ey, w, h, &dev, &plan), cudaSuccess);
+    check_plan (plan, &dev, arch, w, h, "edgeawaregauss 4:2:2 chroma");
+    for (int mode = 0; mode < 2; mode++) {
+      CsBilateralParams b = cs_bilateral_params_default ();
+      b.mode = mode ? CS_BILATERAL_SEPARABLE : CS_BILATERAL_EXACT;
+      const CsBilateralParams bx = cs_bilateral_params_subsampled (&b, 2), by = cs_bilateral_params_subsampled (&b, 1);
+      ck_assert_int_eq (cs_cuda_bilateral_plan_new_axes (&bx, &by, w, h, &dev, &plan), cudaSuccess);
+      ck_assert_int_eq (cs_cuda_plan_path (plan), mode ? CS_CUDA_PATH_BILATERAL_SEPARABLE : CS_CUDA_PATH_BILATERAL_DIRECT);
+      check_plan (plan, &dev, arch, w, h, "bilateral 4:2:2 chroma");
+    }
+  }
+  /* alike axes: the plain plan (the tiles for the default recursive Gaussian at 1080p) */
+  CsRecursiveParams r = cs_recursive_params_default ();
+  CsCudaPlan *a = NULL, *b = NULL;
+  ck_assert_int_eq (cs_cuda_recursive_plan_new_axes (&r, &r, 1920, 1080, &dev, &a), cudaSuccess);
+  ck_assert_int_eq (cs_cuda_recursive_plan_new (&r, 1920, 1080, &dev, &b), cudaSuccess);
+  ck_assert_int_eq (cs_cuda_plan_path (a), cs_cuda_plan_path (b));
+  ck_assert_int_eq (cs_cuda_plan_segments (a, CS_PASS_ROWS), cs_cuda_plan_segments (b, CS_PASS_ROWS));
+  cs_cuda_plan_free (a);
+  cs_cuda_plan_free (b);
+}
+END_TEST
+
 static CsCudaPlan *recursive_plan (double sigma, CsPartitionStart start, int w, int h, const CsCudaDevice *dev)
 {
   CsRecursiveParams r = cs_recursive_params_default ();
@@ -177,6 +225,7 @@ int main (void)
   TCase *tc = tcase_create ("planner");
   tcase_set_timeout (tc, 300);
   tcase_add_loop_test (tc, test_plans_fit_every_architecture, 0, cs_cuda_architecture_count ());
+  tcase_add_loop_test (tc, test_axes_plans, 0, cs_cuda_architecture_count ());
   tcase_add_test (tc, test_h100_choices);
   tcase_add_test (tc, test_tiles_on_small_shared_memory);
   suite_add_tcase (s, tc);

@@ -734,6 +734,109 @@ START_TEST (test_recursive_short_partitions_kappa_0)
 }
 END_TEST
 
+/* Channel views (cs_cuda_plan_run_channels, the GRAY8 and YUV formats) on the GPU against
+ * the references: luma, NV12 / NV21 chroma, YUY2 luma and YUY2 / UYVY chroma (rows with σ/2,
+ * columns with σ: the _axes plans) inside one interleaved buffer of odd pitch, every byte
+ * of the output that is not the view's still poison, a second run bit-identical. */
+typedef struct {
+  const char *name;
+  int channels, step, offset[2], sx, sy;
+} ViewKind;
+
+static const ViewKind view_kinds[] = {
+  { "luma", 1, 1, { 0, 0 }, 1, 1 }, { "NV12 chroma", 2, 2, { 0, 1 }, 2, 2 }, { "NV21 chroma", 2, 2, { 1, 0 }, 2, 2 },
+  { "YUY2 luma", 1, 2, { 0, 0 }, 1, 1 }, { "YUY2 chroma", 2, 4, { 1, 3 }, 2, 1 }, { "UYVY chroma", 2, 4, { 0, 2 }, 2, 1 },
+};
+
+static CsChannels view_in (uint8_t *base, const ViewKind *k, int w, int h, size_t pitch)
+{
+  CsChannels v = { .width = w, .height = h, .channels = k->channels, .step = k->step };
+  for (int c = 0; c < k->channels; c++) {
+    v.data[c] = base + k->offset[c];
+    v.stride[c] = (ptrdiff_t) pitch;
+  }
+  return v;
+}
+
+START_TEST (test_channel_views)
+{
+  const int filter = _i % 3, kind = (_i / 3) % 6, size = _i / 18;
+  const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 130, 3 } };
+  const ViewKind *k = &view_kinds[kind];
+  const int w = sizes[size][0], h = sizes[size][1];
+  const size_t pitch = (size_t) w * k->step + 13, bytes = pitch * h;
+  uint8_t *in = malloc (bytes), *expected = malloc (bytes), *got = malloc (bytes), *again = malloc (bytes);
+  uint32_t seed = 12345u + _i;
+  for (size_t b = 0; b < bytes; b++) {
+    seed = seed * 1664525u + 1013904223u;
+    in[b] = (uint8_t) ((b % 61) * 3 + (seed >> 29));   /* ramps with noise */
+  }
+  CsTestJob job = { filter == 0 ? CS_TEST_EDGEAWARE : filter == 1 ? CS_TEST_BILATERAL : CS_TEST_RECURSIVE,
+    cs_edgeaware_params_default (), cs_bilateral_params_default (), cs_recursive_params_default () };
+  job.ea.blocks_per_stripe = 1;
+  job.rc.blocks_per_stripe = 1;
+  job.ea.sigma = 6;
+  job.rc.sigma = 4;
+  memset (expected, POISON, bytes);
+  CsChannels src = view_in (in, k, w, h, pitch), dst = view_in (expected, k, w, h, pitch);
+  int ret;
+  if (filter == 0)
+    ret = cs_ref_edgeaware_channels (&src, &dst, &job.ea, k->sx, k->sy);
+  else if (filter == 1)
+    ret = cs_ref_bilateral_channels (&src, &dst, &job.bl, k->sx, k->sy);
+  else
+    ret = cs_ref_recursive_channels (&src, &dst, &job.rc, k->sx, k->sy);
+  ck_assert_int_eq (ret, 0);
+
+  CsCudaPlan *plan = NULL;
+  if (filter == 0) {
+    const CsEdgeAwareParams px = cs_edgeaware_params_subsampled (&job.ea, k->sx), py = cs_edgeaware_params_subsampled (&job.ea, k->sy);
+    CUDA_OK (cs_cuda_edgeaware_plan_new_axes (&px, &py, w, h, &device, &plan));
+  } else if (filter == 1) {
+    const CsBilateralParams px = cs_bilateral_params_subsampled (&job.bl, k->sx), py = cs_bilateral_params_subsampled (&job.bl, k->sy);
+    CUDA_OK (cs_cuda_bilateral_plan_new_axes (&px, &py, w, h, &device, &plan));
+  } else {
+    const CsRecursiveParams px = cs_recursive_params_subsampled (&job.rc, k->sx), py = cs_recursive_params_subsampled (&job.rc, k->sy);
+    CUDA_OK (cs_cuda_recursive_plan_new_axes (&px, &py, w, h, &device, &plan));
+  }
+  uint8_t *d_in, *d_out;
+  void *work, *scratch = NULL;
+  CUDA_OK (cudaMalloc ((void **) &d_in, bytes));
+  CUDA_OK (cudaMalloc ((void **) &d_out, bytes));
+  CUDA_OK (cudaMalloc (&work, cs_cuda_channels_work_bytes (w, h)));
+  if (cs_cuda_plan_scratch_bytes (plan))
+    CUDA_OK (cudaMalloc (&scratch, cs_cuda_plan_scratch_bytes (plan)));
+  CUDA_OK (cudaMemcpy (d_in, in, bytes, cudaMemcpyHostToDevice));
+  uint8_t *outs[2] = { got, again };
+  for (int run = 0; run < 2; run++) {
+    CUDA_OK (cudaMemset (d_out, POISON, bytes));
+    CUDA_OK (cudaMemset (work, 0x5A, cs_cuda_channels_work_bytes (w, h)));
+    const CsChannels dv_in = view_in (d_in, k, w, h, pitch), dv_out = view_in (d_out, k, w, h, pitch);
+    CUDA_OK (cs_cuda_plan_run_channels (plan, &dv_in, &dv_out, work, scratch, 0));
+    CUDA_OK (cudaDeviceSynchronize ());
+    CUDA_OK (cudaMemcpy (outs[run], d_out, bytes, cudaMemcpyDeviceToHost));
+  }
+  int worst = 0;
+  for (size_t b = 0; b < bytes; b++) {
+    const int d = abs ((int) got[b] - (int) expected[b]);   /* poison against poison off the view */
+    worst = d > worst ? d : worst;
+  }
+  ck_assert_msg (worst <= 1, "%s, %s %dx%d (%s): max difference %d from the reference (or a byte off the view "
+      "written)", filter == 0 ? "edgeawaregauss" : filter == 1 ? "bilateral" : "recursivegauss", k->name, w, h,
+      cs_cuda_path_name (cs_cuda_plan_path (plan)), worst);
+  ck_assert_msg (!memcmp (got, again, bytes), "%s: repeated runs differ", k->name);
+  cs_cuda_plan_free (plan);
+  cudaFree (d_in);
+  cudaFree (d_out);
+  cudaFree (work);
+  cudaFree (scratch);
+  free (in);
+  free (expected);
+  free (got);
+  free (again);
+}
+END_TEST
+
 static Suite *suite (void)
 {
   Suite *s = suite_create ("gpu-kernels");
@@ -762,6 +865,11 @@ static Suite *suite (void)
   tcase_add_test (tc, test_tiny_sigma_is_a_copy);
   tcase_add_loop_test (tc, test_recursive_short_partitions_kappa_0, 0, 8);
   suite_add_tcase (s, tc);
+  /* a case of its own, for sanitizer runs of the format paths alone (CK_RUN_CASE=channels) */
+  TCase *channels = tcase_create ("channels");
+  tcase_set_timeout (channels, 600);
+  tcase_add_loop_test (channels, test_channel_views, 0, 3 * 6 * 3);
+  suite_add_tcase (s, channels);
   return s;
 }
 

@@ -24,7 +24,7 @@
 #define CS_BACKEND "cpu"
 #endif
 
-static const char *const formats[] = { "GRAY8", "NV12", "NV21", "I420", "YV12", "Y444" };
+static const char *const formats[] = { "GRAY8", "NV12", "NV21", "I420", "YV12", "Y444", "YUY2", "UYVY" };
 #define N_FORMATS G_N_ELEMENTS (formats)
 
 /* The element's settings under test, one per filter and a few that take other paths. */
@@ -107,15 +107,19 @@ static Frame frame_new (const char *format, int w, int h, int pad, int gap, cons
   gsize offset[GST_VIDEO_MAX_PLANES] = { 0 }, size = 0;
   gint stride[GST_VIDEO_MAX_PLANES] = { 0 };
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&f.info); p++) {
-    /* the plane's first component gives its size (the planes of these formats hold one
-     * component, or U and V side by side) */
+    /* a row holds every component of the plane: 4:2:2 packed rows round up to whole
+     * macropixels (an odd-width YUY2 row is 2·(w+1) bytes) */
     gint c[GST_VIDEO_MAX_COMPONENTS];
+    gint row_bytes = 0, rows = 0;
     gst_video_format_info_component (f.info.finfo, p, c);
-    const gint cw = GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (f.info.finfo, c[0], w);
-    const gint ch = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (f.info.finfo, c[0], h);
-    stride[p] = cw * GST_VIDEO_FORMAT_INFO_PSTRIDE (f.info.finfo, c[0]) + pad;
+    for (int k = 0; k < GST_VIDEO_MAX_COMPONENTS && c[k] >= 0; k++) {
+      row_bytes = MAX (row_bytes, GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (f.info.finfo, c[k], w) *
+          GST_VIDEO_FORMAT_INFO_PSTRIDE (f.info.finfo, c[k]));
+      rows = MAX (rows, GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (f.info.finfo, c[k], h));
+    }
+    stride[p] = row_bytes + pad;
     offset[p] = size + (p ? (gsize) gap : 0);
-    size = offset[p] + (gsize) stride[p] * ch;
+    size = offset[p] + (gsize) stride[p] * rows;
     f.info.stride[p] = stride[p];
     f.info.offset[p] = offset[p];
   }
@@ -279,6 +283,7 @@ GST_START_TEST (test_odd_sizes_padded_strides_and_repeats)
 {
   const int sizes[][4] = { { 1, 1, 0, 0 }, { 3, 2, 5, 3 }, { 2, 5, 64, 100 }, { 129, 67, 13, 7 }, { 301, 3, 3, 0 } };
   const int *sz = sizes[__i__ % 5];
+  /* (sizes and formats cycle together: each format meets three sizes, each size four formats) */
   const char *const *s = settings[__i__ % 3];
   check_format (s[0], s[1], formats[__i__ % N_FORMATS], sz[0], sz[1], sz[2], sz[3], "filter", NULL, NULL, FALSE, 2);
 }
@@ -305,9 +310,48 @@ GST_END_TEST;
 /* in CUDA memory: cudaupload ! element ! cudadownload (the CUDA backend only) */
 GST_START_TEST (test_cuda_memory)
 {
-  static const char *const cuda_formats[] = { "NV12", "I420", "YV12", "Y444", "NV21" };
+  static const char *const cuda_formats[] = { "NV12", "I420", "YV12", "Y444", "NV21", "YUY2", "UYVY" };
   const char *const *s = settings[__i__ % 3];
-  check_format (s[0], s[1], cuda_formats[__i__ / 3], 67, 35, 0, 0, "filter", NULL, NULL, TRUE, 2);
+  const char *format = cuda_formats[__i__ / 3];
+  /* GStreamer 1.22's CUDA memory copies a row of COMP_WIDTH(0)·PSTRIDE(0) bytes between host
+   * and device: for an odd-width 4:2:2 frame one byte short, so the last macropixel's V never
+   * reaches the device (measured: only that format and width differ, by up to 173). Even
+   * widths there; odd ones are tested in system memory. */
+  const int w = !strcmp (format, "YUY2") || !strcmp (format, "UYVY") ? 68 : 67;
+  check_format (s[0], s[1], format, w, 35, 0, 0, "filter", NULL, NULL, TRUE, 2);
+}
+GST_END_TEST;
+
+static void count_handoff (GstElement *sink, GstBuffer *buf, GstPad *pad, gpointer frames)
+{
+  (void) sink;
+  (void) buf;
+  (void) pad;
+  g_atomic_int_inc ((gint *) frames);
+}
+
+/* A live YUY2 source straight into each element, as a webcam's v4l2src gives it: no converter,
+ * every frame out (test_elements checks that live sources get no frame held) */
+GST_START_TEST (test_live_yuy2_source)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=6 pattern=ball ! "
+      "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1 ! %s backend=" CS_BACKEND " %s name=f ! "
+      "video/x-raw,format=YUY2 ! fakesink name=sink sync=false signal-handoffs=true", settings[__i__][0], settings[__i__][1]);
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+  ck_assert_msg (p && !err, "%s: %s", desc, err ? err->message : "");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  gint frames = 0;
+  g_signal_connect (sink, "handoff", G_CALLBACK (count_handoff), &frames);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  GstMessage *m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  ck_assert_msg (m && GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS, "%s: no EOS", desc);
+  gst_message_unref (m);
+  ck_assert_int_eq (g_atomic_int_get (&frames), 6);
+  gst_object_unref (sink);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  g_free (desc);
 }
 GST_END_TEST;
 
@@ -319,11 +363,16 @@ static Suite *formats_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_loop_test (tc, test_every_format_and_setting, 0, N_FORMATS * N_SETTINGS);
   tcase_add_loop_test (tc, test_chroma_copy, 0, 3 * (N_FORMATS - 1));
-  tcase_add_loop_test (tc, test_odd_sizes_padded_strides_and_repeats, 0, 30);
+  tcase_add_loop_test (tc, test_odd_sizes_padded_strides_and_repeats, 0, 40);
   tcase_add_loop_test (tc, test_interlaced, 0, 3);
   tcase_add_loop_test (tc, test_photo, 0, 3 * N_FORMATS);
-  if (!strcmp (CS_BACKEND, "cuda"))
-    tcase_add_loop_test (tc, test_cuda_memory, 0, 15);
+  tcase_add_loop_test (tc, test_live_yuy2_source, 0, 3);
+  if (!strcmp (CS_BACKEND, "cuda")) {
+    TCase *cuda = tcase_create ("cuda-memory");   /* CK_RUN_CASE=cuda-memory for sanitizer runs */
+    tcase_set_timeout (cuda, 120);
+    tcase_add_loop_test (cuda, test_cuda_memory, 0, 21);
+    suite_add_tcase (s, cuda);
+  }
   return s;
 }
 
