@@ -4,5 +4,5 @@ set -eu
 file=${1:?video file}
 shift
 filter=${*:-"recursivegauss sigma=4"}
-gst-launch-1.0 filesrc location="$file" ! decodebin ! videoconvert ! video/x-raw,format=BGRx \
-  ! $filter ! videoconvert ! autovideosink
+# decodebin's YUV (I420, NV12) goes in as it comes; the output converter is for the sink
+gst-launch-1.0 filesrc location="$file" ! decodebin ! $filter ! videoconvert ! autovideosink

@@ -12,14 +12,18 @@
  * times a range kernel of the colour difference (`sigma-r`, Euclidean over R, G, B in
  * 0..255 units): Gaussian exp(−d²/2σr²) or Lorentzian 1/(1 + d²/2σr²). `mode=exact`
  * evaluates the full window; `mode=separable` filters rows then columns, much cheaper at
- * large radius but an approximation. Borders clamp to the edge. Runs on an NVIDIA GPU
- * (system or CUDA memory) or on all CPU cores; within 1 LSB of a double-precision
- * reference either way.
+ * large radius but an approximation. Borders clamp to the edge. RGB formats, GRAY8 and YUV
+ * (NV12, NV21, I420, YV12, Y444, YUY2, UYVY: luma, and U with V at chroma size; `chroma=copy`
+ * filters luma only). Runs on an NVIDIA GPU (system or CUDA memory) or on all CPU cores;
+ * within 1 LSB of a double-precision reference either way.
  *
  * ## Example launch lines
  * |[
- * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=BGRx ! bilateral sigma=1.5 sigma-r=25 radius=3 ! videoconvert ! autovideosink
- * ]| Webcam denoising: radius 2..4, sigma-r about twice the noise.
+ * gst-launch-1.0 v4l2src ! video/x-raw,format=YUY2 ! bilateral sigma=1.5 sigma-r=25 radius=3 ! videoconvert ! autovideosink
+ * ]| Webcam denoising on the camera's YUY2: radius 2..4, sigma-r about twice the noise.
+ * |[
+ * gst-launch-1.0 filesrc location=movie.mp4 ! qtdemux ! h264parse ! nvh264dec ! bilateral sigma=2 sigma-r=30 ! cudadownload ! videoconvert ! autovideosink
+ * ]| NVDEC's NV12 filtered in CUDA memory, no copy in between.
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA ! cudaupload ! bilateral sigma=2 sigma-r=30 ! cudadownload ! videoconvert ! autovideosink
  * ]| The same in CUDA memory, with no host copies inside the filter.

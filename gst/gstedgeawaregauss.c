@@ -23,7 +23,7 @@
  * gst-launch-1.0 videotestsrc pattern=ball ! video/x-raw,format=RGBA ! edgeawaregauss sigma=20 sigma-r=40 ! videoconvert ! autovideosink
  * ]| Smoothing that keeps outlines.
  * |[
- * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=BGRx ! edgeawaregauss sigma=15 sigma-r=30 ! videoconvert ! autovideosink
+ * gst-launch-1.0 v4l2src ! video/x-raw,format=YUY2 ! edgeawaregauss sigma=15 sigma-r=30 ! videoconvert ! autovideosink
  * ]| A cartoon-like webcam.
  */
 #ifdef HAVE_CONFIG_H

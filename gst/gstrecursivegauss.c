@@ -22,7 +22,7 @@
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA,width=1280,height=720 ! recursivegauss sigma=8 ! videoconvert ! autovideosink
  * ]| Blur a test pattern.
  * |[
- * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=BGRx ! recursivegauss sigma=12 ! videoconvert ! autovideosink
+ * gst-launch-1.0 v4l2src ! video/x-raw,format=YUY2 ! recursivegauss sigma=12 ! videoconvert ! autovideosink
  * ]| The background-blur look on a webcam.
  */
 #ifdef HAVE_CONFIG_H
