@@ -52,28 +52,3 @@ void cs_channels_from_double (const double *v, CsChannels *c)
         d[(ptrdiff_t) x * c->step] = cs_quantise (s[(size_t) x * n]);
     }
 }
-
-void cs_channels_pack_rows (const CsChannels *src, CsImage *rgba, int begin, int end)
-{
-  for (int y = begin; y < end; y++) {
-    uint8_t *d = cs_image_pixel (rgba, 0, y);
-    memset (d, 0, (size_t) src->width * CS_BYTES_PER_PIXEL);
-    for (int i = 0; i < src->channels; i++) {
-      const uint8_t *s = cs_channels_sample (src, i, 0, y);
-      for (int x = 0; x < src->width; x++)
-        d[CS_BYTES_PER_PIXEL * x + i] = s[(ptrdiff_t) x * src->step];
-    }
-  }
-}
-
-void cs_channels_unpack_rows (const CsImage *rgba, CsChannels *dst, int begin, int end)
-{
-  for (int y = begin; y < end; y++) {
-    const uint8_t *s = cs_image_pixel (rgba, 0, y);
-    for (int i = 0; i < dst->channels; i++) {
-      uint8_t *d = cs_channels_sample (dst, i, 0, y);
-      for (int x = 0; x < dst->width; x++)
-        d[(ptrdiff_t) x * dst->step] = s[CS_BYTES_PER_PIXEL * x + i];
-    }
-  }
-}

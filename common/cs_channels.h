@@ -48,15 +48,6 @@ void cs_channels_to_double (const CsChannels *c, double *v);
 /* Quantises interleaved values (cs_quantise) into the channels. */
 void cs_channels_from_double (const double *v, CsChannels *c);
 
-/* The working layout of the fast paths: rows begin..end of the channels in the colour bytes of
- * an RGBA image of the same size (alpha last); colour bytes without a channel and alpha are 0,
- * so a filter of the RGBA image filters exactly the channels: a constant 0 channel adds
- * nothing to a range distance and stays 0. */
-void cs_channels_pack_rows (const CsChannels *src, CsImage *rgba, int begin, int end);
-
-/* The inverse: the first `channels` colour bytes of rows begin..end into dst. */
-void cs_channels_unpack_rows (const CsImage *rgba, CsChannels *dst, int begin, int end);
-
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "cs_channels.h"
 #include "cs_image.h"
 #include "cs_params.h"
 
@@ -50,6 +51,16 @@ int cs_cpu_edgeaware_axes (const CsImage *src, CsImage *dst, const CsEdgeAwarePa
 int cs_cpu_bilateral_axes (const CsImage *src, CsImage *dst, const CsBilateralParams *px,
     const CsBilateralParams *py, int n_threads, CsCpuWorkspace *ws);
 int cs_cpu_recursive_axes (const CsImage *src, CsImage *dst, const CsRecursiveParams *px,
+    const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws);
+
+/* The same on a view of 1–3 channels (GRAY8, YUV luma and chroma; common/cs_channels.h):
+ * the work is per channel, so a 1-channel view costs a third of an RGBA frame of its size.
+ * The workspace is at most that of the RGBA frame. */
+int cs_cpu_edgeaware_channels (const CsChannels *src, CsChannels *dst, const CsEdgeAwareParams *px,
+    const CsEdgeAwareParams *py, int n_threads, CsCpuWorkspace *ws);
+int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsBilateralParams *px,
+    const CsBilateralParams *py, int n_threads, CsCpuWorkspace *ws);
+int cs_cpu_recursive_channels (const CsChannels *src, CsChannels *dst, const CsRecursiveParams *px,
     const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws);
 
 #ifdef __cplusplus

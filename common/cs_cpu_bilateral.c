@@ -15,14 +15,15 @@
 #define MAX_D (3 * 255 * 255)
 
 typedef struct {
-  const CsImage *src;
-  CsImage *dst;
+  const CsChannels *src;
+  CsChannels *dst;
   const CsBilateralParams *p;
   int rx, ry, pw;          /* the window's half-widths, the padded width */
-  uint8_t *pad;            /* (w+2rx) x (h+2ry) x 4, colour in bytes 0..2 */
+  int nc;                  /* channels: 1, 2 or 3 */
+  uint8_t *pad;            /* (w+2rx) x (h+2ry) samples of nc bytes */
   float *range_lut;        /* MAX_D + 1 */
   float *spatial;          /* (2ry+1)(2rx+1) for exact; separable: 2rx+1 along x, then 2ry+1 along y */
-  float *tmp;              /* separable: w x h x 3 row-pass output */
+  float *tmp;              /* separable: w x h x nc row-pass output */
 } Job;
 
 static int clampi (int v, int lo, int hi)
@@ -33,18 +34,16 @@ static int clampi (int v, int lo, int hi)
 static void pad_rows (void *arg, int begin, int end, int worker)
 {
   const Job *j = arg;
-  const CsImage *s = j->src;
-  const int co = cs_colour_offset (s->alpha_offset);
+  const CsChannels *s = j->src;
+  const int nc = j->nc;
   (void) worker;
   for (int py = begin; py < end; py++) {
     const int y = clampi (py - j->ry, 0, s->height - 1);
-    uint8_t *o = j->pad + (size_t) py * j->pw * 4;
-    for (size_t px = 0; px < (size_t) j->pw; px++) {
-      const uint8_t *i = cs_image_pixel (s, clampi ((int) px - j->rx, 0, s->width - 1), y) + co;
-      o[4 * px + 0] = i[0];
-      o[4 * px + 1] = i[1];
-      o[4 * px + 2] = i[2];
-      o[4 * px + 3] = 0;
+    uint8_t *o = j->pad + (size_t) py * j->pw * nc;
+    for (int c = 0; c < nc; c++) {
+      const uint8_t *row = cs_channels_sample (s, c, 0, y);
+      for (size_t px = 0; px < (size_t) j->pw; px++)
+        o[nc * px + c] = row[(ptrdiff_t) clampi ((int) px - j->rx, 0, s->width - 1) * s->step];
     }
   }
 }
@@ -63,105 +62,96 @@ static void fill_lut (void *arg, int begin, int end, int worker)
     j->range_lut[d] = (float) range_weight (j->p, d);
 }
 
-static void store (const Job *j, int x, int y, const float num[3], float den)
+static inline __attribute__ ((always_inline)) void store (const Job *j, int x, int y, const float *num, float den,
+    const int nc)
 {
-  const CsImage *s = j->src;
-  CsImage *d = j->dst;
-  const int co = cs_colour_offset (d->alpha_offset);
-  const uint8_t alpha = cs_image_pixel (s, x, y)[s->alpha_offset];
-  uint8_t *o = cs_image_pixel (d, x, y);
-  for (int c = 0; c < 3; c++)
-    o[co + c] = cs_quantise_f (num[c] / den);
-  o[d->alpha_offset] = alpha;
+  for (int c = 0; c < nc; c++)
+    cs_channels_sample (j->dst, c, x, y)[0] = cs_quantise_f (num[c] / den);
 }
 
-static void exact_rows (void *arg, int begin, int end, int worker)
+static inline __attribute__ ((always_inline)) void exact_rows_n (const Job *j, int begin, int end, int worker,
+    const int nc)
 {
-  const Job *j = arg;
-  const int nx = 2 * j->rx + 1, ny = 2 * j->ry + 1, w = j->src->width;
   (void) worker;
+  const int nx = 2 * j->rx + 1, ny = 2 * j->ry + 1, w = j->src->width;
   for (int y = begin; y < end; y++)
     for (int x = 0; x < w; x++) {
-      const uint8_t *centre = j->pad + ((size_t) (y + j->ry) * j->pw + x + j->rx) * 4;
+      const uint8_t *centre = j->pad + ((size_t) (y + j->ry) * j->pw + x + j->rx) * nc;
       float num[3] = { 0.f, 0.f, 0.f }, den = 0.f;
       for (int dy = 0; dy < ny; dy++) {
-        const uint8_t *q = j->pad + ((size_t) (y + dy) * j->pw + x) * 4;
+        const uint8_t *q = j->pad + ((size_t) (y + dy) * j->pw + x) * nc;
         const float *ws = j->spatial + dy * nx;
-        for (int dx = 0; dx < nx; dx++, q += 4) {
-          const int d0 = q[0] - centre[0], d1 = q[1] - centre[1], d2 = q[2] - centre[2];
-          const float wt = ws[dx] * j->range_lut[d0 * d0 + d1 * d1 + d2 * d2];
-          num[0] += wt * q[0];
-          num[1] += wt * q[1];
-          num[2] += wt * q[2];
+        for (int dx = 0; dx < nx; dx++, q += nc) {
+          int d2 = 0;
+          for (int c = 0; c < nc; c++)
+            d2 += (q[c] - centre[c]) * (q[c] - centre[c]);
+          const float wt = ws[dx] * j->range_lut[d2];
+          for (int c = 0; c < nc; c++)
+            num[c] += wt * q[c];
           den += wt;
         }
       }
-      store (j, x, y, num, den);
+      store (j, x, y, num, den, nc);
     }
 }
 
 /* Separable, pass 1: along rows of the 8-bit input, into tmp. */
-static void separable_rows (void *arg, int begin, int end, int worker)
+static inline __attribute__ ((always_inline)) void separable_rows_n (const Job *j, int begin, int end, int worker,
+    const int nc)
 {
-  const Job *j = arg;
-  const int rx = j->rx, ry = j->ry, w = j->src->width;
   (void) worker;
+  const int rx = j->rx, ry = j->ry, w = j->src->width;
   for (int y = begin; y < end; y++)
     for (int x = 0; x < w; x++) {
-      const uint8_t *centre = j->pad + ((size_t) (y + ry) * j->pw + x + rx) * 4;
-      const uint8_t *q = j->pad + ((size_t) (y + ry) * j->pw + x) * 4;
+      const uint8_t *centre = j->pad + ((size_t) (y + ry) * j->pw + x + rx) * nc;
+      const uint8_t *q = j->pad + ((size_t) (y + ry) * j->pw + x) * nc;
       float num[3] = { 0.f, 0.f, 0.f }, den = 0.f;
-      for (int dx = 0; dx <= 2 * rx; dx++, q += 4) {
-        const int d0 = q[0] - centre[0], d1 = q[1] - centre[1], d2 = q[2] - centre[2];
-        const float wt = j->spatial[dx] * j->range_lut[d0 * d0 + d1 * d1 + d2 * d2];
-        num[0] += wt * q[0];
-        num[1] += wt * q[1];
-        num[2] += wt * q[2];
+      for (int dx = 0; dx <= 2 * rx; dx++, q += nc) {
+        int d2 = 0;
+        for (int c = 0; c < nc; c++)
+          d2 += (q[c] - centre[c]) * (q[c] - centre[c]);
+        const float wt = j->spatial[dx] * j->range_lut[d2];
+        for (int c = 0; c < nc; c++)
+          num[c] += wt * q[c];
         den += wt;
       }
-      float *o = j->tmp + 3 * ((size_t) y * w + x);
-      for (int c = 0; c < 3; c++)
+      float *o = j->tmp + nc * ((size_t) y * w + x);
+      for (int c = 0; c < nc; c++)
         o[c] = num[c] / den;
     }
 }
 
 /* Separable, pass 2: along columns of tmp, distances measured on tmp. */
-static void separable_columns (void *arg, int begin, int end, int worker)
+static inline __attribute__ ((always_inline)) void separable_columns_n (const Job *j, int begin, int end, int worker,
+    const int nc)
 {
-  const Job *j = arg;
+  (void) worker;
   const int r = j->ry, w = j->src->width, h = j->src->height;
   const float *spatial_y = j->spatial + 2 * j->rx + 1;
   const float inv = (float) (1.0 / (2.0 * j->p->sigma_r * j->p->sigma_r));
   const int lorentz = j->p->range_kernel == CS_RANGE_KERNEL_LORENTZIAN;
-  (void) worker;
   for (int y = begin; y < end; y++)
     for (int x = 0; x < w; x++) {
-      const float *centre = j->tmp + 3 * ((size_t) y * w + x);
+      const float *centre = j->tmp + nc * ((size_t) y * w + x);
       float num[3] = { 0.f, 0.f, 0.f }, den = 0.f;
       for (int dy = -r; dy <= r; dy++) {
-        const float *q = j->tmp + 3 * ((size_t) clampi (y + dy, 0, h - 1) * w + x);
-        const float d0 = q[0] - centre[0], d1 = q[1] - centre[1], d2 = q[2] - centre[2];
-        const float t = (d0 * d0 + d1 * d1 + d2 * d2) * inv;
+        const float *q = j->tmp + nc * ((size_t) clampi (y + dy, 0, h - 1) * w + x);
+        float d2 = 0.f;
+        for (int c = 0; c < nc; c++)
+          d2 += (q[c] - centre[c]) * (q[c] - centre[c]);
+        const float t = d2 * inv;
         const float wt = spatial_y[dy + r] * (lorentz ? 1.0f / (1.0f + t) : expf (-t));
-        num[0] += wt * q[0];
-        num[1] += wt * q[1];
-        num[2] += wt * q[2];
+        for (int c = 0; c < nc; c++)
+          num[c] += wt * q[c];
         den += wt;
       }
-      store (j, x, y, num, den);
+      store (j, x, y, num, den, nc);
     }
 }
 
-static void copy_rows (void *arg, int begin, int end, int worker)
-{
-  const Job *j = arg;
-  CsImage src = *j->src, dst = *j->dst;
-  (void) worker;
-  src.data = cs_image_pixel (j->src, 0, begin);
-  dst.data = cs_image_pixel (j->dst, 0, begin);
-  src.height = dst.height = end - begin;
-  cs_image_copy (&src, &dst);
-}
+CS_CPU_BY_CHANNELS (exact_rows, Job)
+CS_CPU_BY_CHANNELS (separable_rows, Job)
+CS_CPU_BY_CHANNELS (separable_columns, Job)
 
 /* padded frame, range table, spatial table, separable row-pass output */
 static void workspace_sizes (const CsBilateralParams *px, const CsBilateralParams *py, int w, int h, size_t sizes[4])
@@ -193,12 +183,21 @@ int cs_cpu_bilateral (const CsImage *src, CsImage *dst, const CsBilateralParams 
 int cs_cpu_bilateral_axes (const CsImage *src, CsImage *dst, const CsBilateralParams *px,
     const CsBilateralParams *py, int n_threads, CsCpuWorkspace *ws)
 {
+  const CsChannels in = cs_channels_of_image (src);
+  CsChannels out = cs_channels_of_image (dst);
+  if (dst != src)
+    cs_cpu_copy_alpha (src, dst, n_threads);
+  return cs_cpu_bilateral_channels (&in, &out, px, py, n_threads, ws);
+}
+
+int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsBilateralParams *px,
+    const CsBilateralParams *py, int n_threads, CsCpuWorkspace *ws)
+{
   const int w = src->width, h = src->height;
   n_threads = cs_cpu_threads (n_threads);
   if (cs_bilateral_is_identity (px) && cs_bilateral_is_identity (py)) {
-    Job j = { .src = src, .dst = dst };
     if (src != dst)
-      cs_parallel_for (h, n_threads, copy_rows, &j);
+      cs_channels_copy (src, dst);
     return 0;
   }
   const int rx = cs_bilateral_effective_radius (px), ry = cs_bilateral_effective_radius (py);
@@ -210,7 +209,7 @@ int cs_cpu_bilateral_axes (const CsImage *src, CsImage *dst, const CsBilateralPa
   void *a[4];
   if (cs_workspace_carve (ws, 4, sizes, a) != 0)
     return -1;
-  Job j = { src, dst, px, rx, ry, pw, a[0], a[1], a[2], a[3] };
+  Job j = { src, dst, px, rx, ry, pw, src->channels, a[0], a[1], a[2], a[3] };
 
   /* exp(−dx²/2σx²) exp(−dy²/2σy²), as the reference's exp(−dx²/2σx² − dy²/2σy²) */
   const double cx = 1.0 / (2.0 * px->sigma * px->sigma), cy = 1.0 / (2.0 * py->sigma * py->sigma);

@@ -43,10 +43,11 @@ typedef struct {
   int segments;
   float *lines;             /* n_threads scratch lines of width*3 */
   int lines_per_thread_stride;
+  int nc;                   /* channels per sample: 1, 2 or 3 */
 } PassJob;
 
-static void filter_segment (const float *f, const uint32_t *d, int n, int st, int en,
-    const PassJob *job, float *out)
+static inline __attribute__ ((always_inline)) void filter_segment (const float *f, const uint32_t *d, int n, int st,
+    int en, const PassJob *job, float *out, const int nc)
 {
   const SpacingTerms *lut = job->lut;
   const Inits *in = &job->inits;
@@ -57,17 +58,17 @@ static void filter_segment (const float *f, const uint32_t *d, int n, int st, in
 
   float gr[2][3], gi[2][3];
   for (int i = 0; i < 2; i++)
-    for (int c = 0; c < 3; c++) {
-      gr[i][c] = in->ci_re[i] * f[3 * s + c];
-      gi[i][c] = in->ci_im[i] * f[3 * s + c];
+    for (int c = 0; c < nc; c++) {
+      gr[i][c] = in->ci_re[i] * f[nc * s + c];
+      gi[i][c] = in->ci_im[i] * f[nc * s + c];
     }
   for (int k = s; k < en; k++) {
     if (k > s) {
       const SpacingTerms *t = &lut[d[k]];
       for (int i = 0; i < 2; i++) {
         const PoleTerms *q = &t->pole[i];
-        for (int c = 0; c < 3; c++) {
-          const float fk = f[3 * k + c], fp = f[3 * (k - 1) + c];
+        for (int c = 0; c < nc; c++) {
+          const float fk = f[nc * k + c], fp = f[nc * (k - 1) + c];
           const float r = q->cc_re * fk + q->cp_re * fp + q->bd_re * gr[i][c] - q->bd_im * gi[i][c];
           const float m = q->cc_im * fk + q->cp_im * fp + q->bd_re * gi[i][c] + q->bd_im * gr[i][c];
           gr[i][c] = r;
@@ -76,8 +77,8 @@ static void filter_segment (const float *f, const uint32_t *d, int n, int st, in
       }
     }
     if (k >= st)
-      for (int c = 0; c < 3; c++)
-        out[3 * k + c] = gr[0][c] + gr[1][c];
+      for (int c = 0; c < nc; c++)
+        out[nc * k + c] = gr[0][c] + gr[1][c];
   }
 
   int e = en - 1;
@@ -85,17 +86,17 @@ static void filter_segment (const float *f, const uint32_t *d, int n, int st, in
   while (e < n - 1 && acc < job->warmup)
     acc += lut[d[++e]].dt;
   for (int i = 0; i < 2; i++)
-    for (int c = 0; c < 3; c++) {
-      gr[i][c] = in->ai_re[i] * f[3 * e + c];
-      gi[i][c] = in->ai_im[i] * f[3 * e + c];
+    for (int c = 0; c < nc; c++) {
+      gr[i][c] = in->ai_re[i] * f[nc * e + c];
+      gi[i][c] = in->ai_im[i] * f[nc * e + c];
     }
   for (int k = e; k >= st; k--) {
     if (k < e) {
       const SpacingTerms *t = &lut[d[k + 1]];
       for (int i = 0; i < 2; i++) {
         const PoleTerms *q = &t->pole[i];
-        for (int c = 0; c < 3; c++) {
-          const float fn = f[3 * (k + 1) + c], fk = f[3 * k + c];
+        for (int c = 0; c < nc; c++) {
+          const float fn = f[nc * (k + 1) + c], fk = f[nc * k + c];
           const float r = q->an_re * fn + q->ac_re * fk + q->bd_re * gr[i][c] - q->bd_im * gi[i][c];
           const float m = q->an_im * fn + q->ac_im * fk + q->bd_re * gi[i][c] + q->bd_im * gr[i][c];
           gr[i][c] = r;
@@ -104,59 +105,66 @@ static void filter_segment (const float *f, const uint32_t *d, int n, int st, in
       }
     }
     if (k < en)
-      for (int c = 0; c < 3; c++)
-        out[3 * k + c] += gr[0][c] + gr[1][c];
+      for (int c = 0; c < nc; c++)
+        out[nc * k + c] += gr[0][c] + gr[1][c];
   }
 }
 
-static void pass_rows (void *arg, int begin, int end, int worker)
+static inline __attribute__ ((always_inline)) void pass_rows_n (const PassJob *job, int begin, int end, int worker,
+    const int nc)
 {
-  const PassJob *job = arg;
   const int w = job->width;
   float *out = job->lines + (size_t) worker * job->lines_per_thread_stride;
   for (int y = begin; y < end; y++) {
-    float *row = job->data + (size_t) y * w * 3;
+    float *row = job->data + (size_t) y * w * nc;
     const uint32_t *d = job->d + (size_t) y * w;
     for (int j = 0; j < job->segments; j++) {
       int st, en;
       cs_segment_bounds (w, job->segments, j, &st, &en);
       if (en > st)
-        filter_segment (row, d, w, st, en, job, out);
+        filter_segment (row, d, w, st, en, job, out, nc);
     }
-    memcpy (row, out, (size_t) w * 3 * sizeof (float));
+    memcpy (row, out, (size_t) w * nc * sizeof (float));
   }
 }
 
+CS_CPU_BY_CHANNELS (pass_rows, PassJob)
+
 typedef struct {
-  const CsImage *src;
-  float *rgb;
+  const CsChannels *src;
+  float *v;
   uint32_t *d_h, *d_v;      /* d_v stored transposed (height-major per column) */
   uint32_t max_d[64];
 } PrepareJob;
 
-static uint32_t colour_d2 (const uint8_t *a, const uint8_t *b)
-{
-  const int d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
-  return (uint32_t) (d0 * d0 + d1 * d1 + d2 * d2);
-}
-
+/* D = ‖ΔI‖² to the left and upper neighbour of every sample, over the view's channels */
 static void prepare_rows (void *arg, int begin, int end, int worker)
 {
   PrepareJob *job = arg;
-  const CsImage *src = job->src;
-  const int co = cs_colour_offset (src->alpha_offset), w = src->width, h = src->height;
+  const CsChannels *src = job->src;
+  const int w = src->width, h = src->height, nc = src->channels;
   uint32_t max_d = 0;
-  cs_cpu_unpack_rows (src, job->rgb, begin, end);
-  for (int y = begin; y < end; y++)
+  cs_cpu_unpack_channels (src, job->v, begin, end);
+  for (int y = begin; y < end; y++) {
+    const uint8_t *row[3], *above[3];
+    for (int c = 0; c < nc; c++) {
+      row[c] = cs_channels_sample (src, c, 0, y);
+      above[c] = cs_channels_sample (src, c, 0, y > 0 ? y - 1 : 0);
+    }
     for (int x = 0; x < w; x++) {
-      const uint8_t *p = cs_image_pixel (src, x, y) + co;
-      const uint32_t dh = x == 0 ? 0 : colour_d2 (p, p - 4);
-      const uint32_t dv = y == 0 ? 0 : colour_d2 (p, p - src->stride);
+      const ptrdiff_t o = (ptrdiff_t) x * src->step;
+      uint32_t dh = 0, dv = 0;
+      for (int c = 0; c < nc; c++) {
+        const int a = row[c][o] - (x > 0 ? row[c][o - src->step] : row[c][o]), b = row[c][o] - above[c][o];
+        dh += (uint32_t) (a * a);
+        dv += (uint32_t) (b * b);
+      }
       job->d_h[(size_t) y * w + x] = dh;
       job->d_v[(size_t) x * h + y] = dv;
       max_d = dh > max_d ? dh : max_d;
       max_d = dv > max_d ? dv : max_d;
     }
+  }
   job->max_d[worker] = max_d;
 }
 
@@ -201,16 +209,15 @@ static void fill_lut (void *arg, int begin, int end, int worker)
 }
 
 typedef struct {
-  const float *rgb;
-  const CsImage *src;
-  CsImage *dst;
+  const float *v;
+  CsChannels *dst;
 } PackJob;
 
 static void pack_rows (void *arg, int begin, int end, int worker)
 {
   const PackJob *job = arg;
   (void) worker;
-  cs_cpu_pack_rows (job->rgb, job->src, job->dst, begin, end);
+  cs_cpu_pack_channels (job->v, job->dst, begin, end);
 }
 
 /* the frame as floats and its transpose, the spacings' D along rows and columns, the
@@ -244,8 +251,9 @@ int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams 
 /* One pass of iteration `it` with p (that axis's parameters) over the rows of data, whose
  * spacings' D are d: fills the table for it (unless *lut_for already says it holds p's
  * iteration it) and sweeps. */
-static void edgeaware_pass (const CsEdgeAwareParams *p, int it, float *data, const uint32_t *d, int n, int n_lines,
-    SpacingTerms *lut, uint32_t max_d, const void **lut_for, int *lut_it, float *lines, int n_max, int n_threads)
+static void edgeaware_pass (const CsEdgeAwareParams *p, int it, float *data, int nc, const uint32_t *d, int n,
+    int n_lines, SpacingTerms *lut, uint32_t max_d, const void **lut_for, int *lut_it, float *lines, int n_max,
+    int n_threads)
 {
   const double sigma_i = cs_edgeaware_iteration_sigma (p, it);
   const double ratio = p->sigma / p->sigma_r;
@@ -261,6 +269,7 @@ static void edgeaware_pass (const CsEdgeAwareParams *p, int it, float *data, con
     .lut = lut, .warmup = p->kappa * sigma_i, .lines = lines,
     .lines_per_thread_stride = n_max * 3,
     .segments = p->blocks_per_stripe > 0 ? p->blocks_per_stripe : 1,
+    .nc = nc,
   };
   for (int i = 0; i < 2; i++) {
     job.inits.ci_re[i] = (float) lj.coeffs.causal_init[i].re;
@@ -274,19 +283,29 @@ static void edgeaware_pass (const CsEdgeAwareParams *p, int it, float *data, con
 int cs_cpu_edgeaware_axes (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *px,
     const CsEdgeAwareParams *py, int n_threads, CsCpuWorkspace *ws)
 {
-  const int w = src->width, h = src->height, n_max = w > h ? w : h;
+  const CsChannels in = cs_channels_of_image (src);
+  CsChannels out = cs_channels_of_image (dst);
+  if (dst != src)
+    cs_cpu_copy_alpha (src, dst, n_threads);
+  return cs_cpu_edgeaware_channels (&in, &out, px, py, n_threads, ws);
+}
+
+int cs_cpu_edgeaware_channels (const CsChannels *src, CsChannels *dst, const CsEdgeAwareParams *px,
+    const CsEdgeAwareParams *py, int n_threads, CsCpuWorkspace *ws)
+{
+  const int w = src->width, h = src->height, n_max = w > h ? w : h, nc = src->channels;
   n_threads = cs_cpu_threads (n_threads);
   size_t sizes[6];
   workspace_sizes (w, h, n_threads, sizes);
   void *a[6];
   if (cs_workspace_carve (ws, 6, sizes, a) != 0)
     return -1;
-  float *rgb = a[0], *rgb_t = a[1];
+  float *v = a[0], *v_t = a[1];
   uint32_t *d_h = a[2], *d_v = a[3];
   SpacingTerms *lut = a[4];
   float *lines = a[5];
 
-  PrepareJob prep = { src, rgb, d_h, d_v, { 0 } };
+  PrepareJob prep = { src, v, d_h, d_v, { 0 } };
   cs_parallel_for (h, n_threads, prepare_rows, &prep);
   uint32_t max_d = 0;
   for (int t = 0; t < 64; t++)
@@ -298,13 +317,13 @@ int cs_cpu_edgeaware_axes (const CsImage *src, CsImage *dst, const CsEdgeAwarePa
   const int identity = cs_edgeaware_is_identity (px) && cs_edgeaware_is_identity (py);
   const CsEdgeAwareParams *pv = px->sigma == py->sigma ? px : py;   /* the others are alike */
   for (int it = 1; it <= px->iterations && !identity; it++) {
-    edgeaware_pass (px, it, rgb, d_h, w, h, lut, max_d, &lut_for, &lut_it, lines, n_max, n_threads);
-    cs_cpu_transpose (rgb, rgb_t, w, h, 3 * sizeof (float), n_threads);
-    edgeaware_pass (pv, it, rgb_t, d_v, h, w, lut, max_d, &lut_for, &lut_it, lines, n_max, n_threads);
-    cs_cpu_transpose (rgb_t, rgb, h, w, 3 * sizeof (float), n_threads);
+    edgeaware_pass (px, it, v, nc, d_h, w, h, lut, max_d, &lut_for, &lut_it, lines, n_max, n_threads);
+    cs_cpu_transpose (v, v_t, w, h, nc * sizeof (float), n_threads);
+    edgeaware_pass (pv, it, v_t, nc, d_v, h, w, lut, max_d, &lut_for, &lut_it, lines, n_max, n_threads);
+    cs_cpu_transpose (v_t, v, h, w, nc * sizeof (float), n_threads);
   }
 
-  PackJob pj = { rgb, src, dst };
+  PackJob pj = { v, dst };
   cs_parallel_for (h, n_threads, pack_rows, &pj);
   return 0;
 }

@@ -23,13 +23,15 @@ typedef struct {
   float *data;
   int width, height;
   int segments, warmup;
+  int nc;             /* channels per sample: 1, 2 or 3 */
   CsRecursiveAlgorithm algorithm;
   Coeffs k;
   void *lines;        /* per worker: a float line and a double line of n_max*3 */
   size_t line_stride; /* values per line */
 } PassJob;
 
-static void deriche_segment (const PassJob *job, const float *f, int n, int st, int en, float *out)
+static inline __attribute__ ((always_inline)) void deriche_segment (const PassJob *job, const float *f, int n, int st,
+    int en, float *out, const int nc)
 {
   const Coeffs *k = &job->k;
   const int s = st - job->warmup > 0 ? st - job->warmup : 0;
@@ -37,104 +39,105 @@ static void deriche_segment (const PassJob *job, const float *f, int n, int st, 
   float gr[2][3], gi[2][3];
 
   for (int i = 0; i < 2; i++)
-    for (int c = 0; c < 3; c++) {
-      gr[i][c] = k->ci_re[i] * f[3 * s + c];
-      gi[i][c] = k->ci_im[i] * f[3 * s + c];
+    for (int c = 0; c < nc; c++) {
+      gr[i][c] = k->ci_re[i] * f[nc * s + c];
+      gi[i][c] = k->ci_im[i] * f[nc * s + c];
     }
   for (int x = s; x < en; x++) {
     if (x > s)
       for (int i = 0; i < 2; i++)
-        for (int c = 0; c < 3; c++) {
-          const float v = f[3 * x + c];
+        for (int c = 0; c < nc; c++) {
+          const float v = f[nc * x + c];
           const float r = k->a_re[i] * v + k->b_re[i] * gr[i][c] - k->b_im[i] * gi[i][c];
           const float m = k->a_im[i] * v + k->b_re[i] * gi[i][c] + k->b_im[i] * gr[i][c];
           gr[i][c] = r;
           gi[i][c] = m;
         }
     if (x >= st)
-      for (int c = 0; c < 3; c++)
-        out[3 * x + c] = gr[0][c] + gr[1][c];
+      for (int c = 0; c < nc; c++)
+        out[nc * x + c] = gr[0][c] + gr[1][c];
   }
   for (int i = 0; i < 2; i++)
-    for (int c = 0; c < 3; c++) {
-      gr[i][c] = k->ai_re[i] * f[3 * e + c];
-      gi[i][c] = k->ai_im[i] * f[3 * e + c];
+    for (int c = 0; c < nc; c++) {
+      gr[i][c] = k->ai_re[i] * f[nc * e + c];
+      gi[i][c] = k->ai_im[i] * f[nc * e + c];
     }
   for (int x = e; x >= st; x--) {
     if (x < e)
       for (int i = 0; i < 2; i++)
-        for (int c = 0; c < 3; c++) {
-          const float v = f[3 * (x + 1) + c];
+        for (int c = 0; c < nc; c++) {
+          const float v = f[nc * (x + 1) + c];
           const float r = k->ab_re[i] * v + k->b_re[i] * gr[i][c] - k->b_im[i] * gi[i][c];
           const float m = k->ab_im[i] * v + k->b_re[i] * gi[i][c] + k->b_im[i] * gr[i][c];
           gr[i][c] = r;
           gi[i][c] = m;
         }
     if (x < en)
-      for (int c = 0; c < 3; c++)
-        out[3 * x + c] += gr[0][c] + gr[1][c];
+      for (int c = 0; c < nc; c++)
+        out[nc * x + c] += gr[0][c] + gr[1][c];
   }
 }
 
 /* Forward pass of one partition of a Young–van Vliet line, into w[st, en). */
-static void yvv_forward (const PassJob *job, const float *f, int st, int en, double *w)
+static inline __attribute__ ((always_inline)) void yvv_forward (const PassJob *job, const float *f, int st, int en,
+    double *w, const int nc)
 {
   const Coeffs *k = &job->k;
   const int s = st - job->warmup > 0 ? st - job->warmup : 0;
   double w1[3], w2[3], w3[3];
-  for (int c = 0; c < 3; c++)
-    w1[c] = w2[c] = w3[c] = f[3 * s + c];
+  for (int c = 0; c < nc; c++)
+    w1[c] = w2[c] = w3[c] = f[nc * s + c];
   for (int x = s; x < en; x++)
-    for (int c = 0; c < 3; c++) {
-      const double v = k->B * f[3 * x + c] + k->a1 * w1[c] + k->a2 * w2[c] + k->a3 * w3[c];
+    for (int c = 0; c < nc; c++) {
+      const double v = k->B * f[nc * x + c] + k->a1 * w1[c] + k->a2 * w2[c] + k->a3 * w3[c];
       w3[c] = w2[c];
       w2[c] = w1[c];
       w1[c] = v;
       if (x >= st)
-        w[3 * x + c] = v;
+        w[nc * x + c] = v;
     }
 }
 
 /* Backward pass of one partition, from Triggs–Sdika at e, on the whole line's w. */
-static void yvv_backward (const PassJob *job, const float *f, int n, int st, int en,
-    const double *w, float *out)
+static inline __attribute__ ((always_inline)) void yvv_backward (const PassJob *job, const float *f, int n, int st,
+    int en, const double *w, float *out, const int nc)
 {
   const Coeffs *k = &job->k;
   const int s = st - job->warmup > 0 ? st - job->warmup : 0;
   const int e = en - 1 + job->warmup < n - 1 ? en - 1 + job->warmup : n - 1;
   double y1[3], y2[3], y3[3];
-  for (int c = 0; c < 3; c++) {
-    const double u = f[3 * e + c];
+  for (int c = 0; c < nc; c++) {
+    const double u = f[nc * e + c];
     double dev[3], y[3];
     for (int j = 0; j < 3; j++)   /* before st: the partition's own forward state, f[s] */
-      dev[j] = (e - j >= st ? w[3 * (e - j) + c] : f[3 * s + c]) - u;
+      dev[j] = (e - j >= st ? w[nc * (e - j) + c] : f[nc * s + c]) - u;
     for (int r = 0; r < 3; r++)
       y[r] = u + k->M[r][0] * dev[0] + k->M[r][1] * dev[1] + k->M[r][2] * dev[2];
     y1[c] = y[0];
     y2[c] = y[1];
     y3[c] = y[2];
     if (e < en)
-      out[3 * e + c] = (float) y1[c];
+      out[nc * e + c] = (float) y1[c];
   }
   for (int x = e - 1; x >= st; x--)
-    for (int c = 0; c < 3; c++) {
-      const double v = k->B * w[3 * x + c] + k->a1 * y1[c] + k->a2 * y2[c] + k->a3 * y3[c];
+    for (int c = 0; c < nc; c++) {
+      const double v = k->B * w[nc * x + c] + k->a1 * y1[c] + k->a2 * y2[c] + k->a3 * y3[c];
       y3[c] = y2[c];
       y2[c] = y1[c];
       y1[c] = v;
       if (x < en)
-        out[3 * x + c] = (float) v;
+        out[nc * x + c] = (float) v;
     }
 }
 
-static void pass_rows (void *arg, int begin, int end, int worker)
+static inline __attribute__ ((always_inline)) void pass_rows_n (const PassJob *job, int begin, int end, int worker,
+    const int nc)
 {
-  const PassJob *job = arg;
   const int n = job->width;
   float *out = (float *) ((char *) job->lines + (size_t) worker * job->line_stride * 12);
   double *w = (double *) (out + job->line_stride);
   for (int y = begin; y < end; y++) {
-    float *row = job->data + (size_t) y * n * 3;
+    float *row = job->data + (size_t) y * n * nc;
     const int is_yvv = job->algorithm == CS_RECURSIVE_YOUNG_VAN_VLIET;
     for (int pass = is_yvv ? 0 : 1; pass < 2; pass++)
       for (int j = 0; j < job->segments; j++) {
@@ -143,15 +146,17 @@ static void pass_rows (void *arg, int begin, int end, int worker)
         if (en <= st)
           continue;
         if (!is_yvv)
-          deriche_segment (job, row, n, st, en, out);
+          deriche_segment (job, row, n, st, en, out, nc);
         else if (pass == 0)
-          yvv_forward (job, row, st, en, w);
+          yvv_forward (job, row, st, en, w, nc);
         else
-          yvv_backward (job, row, n, st, en, w, out);
+          yvv_backward (job, row, n, st, en, w, out, nc);
       }
-    memcpy (row, out, (size_t) n * 3 * sizeof (float));
+    memcpy (row, out, (size_t) n * nc * sizeof (float));
   }
 }
+
+CS_CPU_BY_CHANNELS (pass_rows, PassJob)
 
 static void set_coeffs (double sigma, Coeffs *k)
 {
@@ -179,23 +184,23 @@ static void set_coeffs (double sigma, Coeffs *k)
 }
 
 typedef struct {
-  const CsImage *src;
-  CsImage *dst;
-  float *rgb;
+  const CsChannels *src;
+  CsChannels *dst;
+  float *v;
 } RowsJob;
 
 static void unpack (void *arg, int begin, int end, int worker)
 {
   const RowsJob *j = arg;
   (void) worker;
-  cs_cpu_unpack_rows (j->src, j->rgb, begin, end);
+  cs_cpu_unpack_channels (j->src, j->v, begin, end);
 }
 
 static void pack (void *arg, int begin, int end, int worker)
 {
   const RowsJob *j = arg;
   (void) worker;
-  cs_cpu_pack_rows (j->rgb, j->src, j->dst, begin, end);
+  cs_cpu_pack_channels (j->v, j->dst, begin, end);
 }
 
 /* values per worker line: a float and a double line of n_max·3 */
@@ -228,7 +233,18 @@ int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams 
   return cs_cpu_recursive_axes (src, dst, p, p, n_threads, ws);
 }
 
-static PassJob pass_job (const CsRecursiveParams *p, float *data, int n, int n_lines, void *lines, size_t line_stride)
+int cs_cpu_recursive_axes (const CsImage *src, CsImage *dst, const CsRecursiveParams *px,
+    const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws)
+{
+  const CsChannels in = cs_channels_of_image (src);
+  CsChannels out = cs_channels_of_image (dst);
+  if (dst != src)
+    cs_cpu_copy_alpha (src, dst, n_threads);
+  return cs_cpu_recursive_channels (&in, &out, px, py, n_threads, ws);
+}
+
+static PassJob pass_job (const CsRecursiveParams *p, float *data, int n, int n_lines, int nc, void *lines,
+    size_t line_stride)
 {
   PassJob job = {
     .data = data,
@@ -236,6 +252,7 @@ static PassJob pass_job (const CsRecursiveParams *p, float *data, int n, int n_l
     .height = n_lines,
     .segments = p->blocks_per_stripe > 0 && !cs_recursive_carries (p) ? p->blocks_per_stripe : 1,
     .warmup = (int) ceil (p->kappa * p->sigma),
+    .nc = nc,
     .algorithm = p->algorithm,
     .lines = lines,
     .line_stride = line_stride,
@@ -244,10 +261,10 @@ static PassJob pass_job (const CsRecursiveParams *p, float *data, int n, int n_l
   return job;
 }
 
-int cs_cpu_recursive_axes (const CsImage *src, CsImage *dst, const CsRecursiveParams *px,
+int cs_cpu_recursive_channels (const CsChannels *src, CsChannels *dst, const CsRecursiveParams *px,
     const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws)
 {
-  const int w = src->width, h = src->height;
+  const int w = src->width, h = src->height, nc = src->channels;
   const size_t line_stride = line_stride_of (w, h);
   n_threads = cs_cpu_threads (n_threads);
   size_t sizes[3];
@@ -255,17 +272,17 @@ int cs_cpu_recursive_axes (const CsImage *src, CsImage *dst, const CsRecursivePa
   void *a[3];
   if (cs_workspace_carve (ws, 3, sizes, a) != 0)
     return -1;
-  float *rgb = a[0], *rgb_t = a[1];
-  RowsJob rj = { src, dst, rgb };
+  float *v = a[0], *v_t = a[1];
+  RowsJob rj = { src, dst, v };
   cs_parallel_for (h, n_threads, unpack, &rj);
 
   if (!cs_recursive_is_identity (px) || !cs_recursive_is_identity (py)) {
-    PassJob rows = pass_job (px, rgb, w, h, a[2], line_stride);
+    PassJob rows = pass_job (px, v, w, h, nc, a[2], line_stride);
     cs_parallel_for (h, n_threads, pass_rows, &rows);
-    cs_cpu_transpose (rgb, rgb_t, w, h, 3 * sizeof (float), n_threads);
-    PassJob columns = pass_job (py, rgb_t, h, w, a[2], line_stride);
+    cs_cpu_transpose (v, v_t, w, h, nc * sizeof (float), n_threads);
+    PassJob columns = pass_job (py, v_t, h, w, nc, a[2], line_stride);
     cs_parallel_for (w, n_threads, pass_rows, &columns);
-    cs_cpu_transpose (rgb_t, rgb, h, w, 3 * sizeof (float), n_threads);
+    cs_cpu_transpose (v_t, v, h, w, nc * sizeof (float), n_threads);
   }
   cs_parallel_for (h, n_threads, pack, &rj);
   return 0;

@@ -82,35 +82,72 @@ int cs_workspace_carve (CsCpuWorkspace *ws, int count, const size_t *sizes, void
   return 0;
 }
 
-void cs_cpu_unpack_rows (const CsImage *src, float *rgb, int begin, int end)
+static inline __attribute__ ((always_inline)) void unpack_n (const CsChannels *src, float *v, int begin, int end,
+    const int nc)
 {
-  const int co = cs_colour_offset (src->alpha_offset);
   for (int y = begin; y < end; y++) {
-    const uint8_t *p = cs_image_pixel (src, 0, y) + co;
-    float *o = rgb + (size_t) y * src->width * 3;
-    for (int x = 0; x < src->width; x++) {
-      o[3 * x + 0] = p[4 * x + 0];
-      o[3 * x + 1] = p[4 * x + 1];
-      o[3 * x + 2] = p[4 * x + 2];
-    }
+    const uint8_t *p[3];
+    for (int c = 0; c < nc; c++)
+      p[c] = cs_channels_sample (src, c, 0, y);
+    float *o = v + (size_t) y * src->width * nc;
+    for (int x = 0; x < src->width; x++)
+      for (int c = 0; c < nc; c++)
+        o[nc * x + c] = p[c][(ptrdiff_t) x * src->step];
   }
 }
 
-void cs_cpu_pack_rows (const float *rgb, const CsImage *src, CsImage *dst, int begin, int end)
+void cs_cpu_unpack_channels (const CsChannels *src, float *v, int begin, int end)
 {
-  const int co = cs_colour_offset (dst->alpha_offset);
-  for (int y = begin; y < end; y++) {
-    const uint8_t *a = cs_image_pixel (src, 0, y) + src->alpha_offset;
-    uint8_t *p = cs_image_pixel (dst, 0, y);
-    const float *i = rgb + (size_t) y * dst->width * 3;
-    for (int x = 0; x < dst->width; x++) {
-      const uint8_t alpha = a[4 * x];
-      p[4 * x + co + 0] = cs_quantise_f (i[3 * x + 0]);
-      p[4 * x + co + 1] = cs_quantise_f (i[3 * x + 1]);
-      p[4 * x + co + 2] = cs_quantise_f (i[3 * x + 2]);
-      p[4 * x + dst->alpha_offset] = alpha;
-    }
+  switch (src->channels) {
+    case 1: unpack_n (src, v, begin, end, 1); break;
+    case 2: unpack_n (src, v, begin, end, 2); break;
+    default: unpack_n (src, v, begin, end, 3); break;
   }
+}
+
+static inline __attribute__ ((always_inline)) void pack_n (const float *v, CsChannels *dst, int begin, int end,
+    const int nc)
+{
+  for (int y = begin; y < end; y++) {
+    uint8_t *p[3];
+    for (int c = 0; c < nc; c++)
+      p[c] = cs_channels_sample (dst, c, 0, y);
+    const float *i = v + (size_t) y * dst->width * nc;
+    for (int x = 0; x < dst->width; x++)
+      for (int c = 0; c < nc; c++)
+        p[c][(ptrdiff_t) x * dst->step] = cs_quantise_f (i[nc * x + c]);
+  }
+}
+
+void cs_cpu_pack_channels (const float *v, CsChannels *dst, int begin, int end)
+{
+  switch (dst->channels) {
+    case 1: pack_n (v, dst, begin, end, 1); break;
+    case 2: pack_n (v, dst, begin, end, 2); break;
+    default: pack_n (v, dst, begin, end, 3); break;
+  }
+}
+
+typedef struct {
+  const CsImage *src;
+  CsImage *dst;
+} AlphaJob;
+
+static void alpha_rows (void *arg, int begin, int end, int worker)
+{
+  const AlphaJob *j = arg;
+  CsImage s = *j->src, d = *j->dst;
+  (void) worker;
+  s.data = cs_image_pixel (j->src, 0, begin);
+  d.data = cs_image_pixel (j->dst, 0, begin);
+  s.height = d.height = end - begin;
+  cs_image_copy_alpha (&s, &d);
+}
+
+void cs_cpu_copy_alpha (const CsImage *src, CsImage *dst, int n_threads)
+{
+  AlphaJob j = { src, dst };
+  cs_parallel_for (src->height, cs_cpu_threads (n_threads), alpha_rows, &j);
 }
 
 typedef struct {

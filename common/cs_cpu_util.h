@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cs_channels.h"
 #include "cs_cpu.h"
 
 /* Carves `count` arrays of the given byte sizes out of one workspace allocation
@@ -22,11 +23,27 @@ static inline int cs_cpu_threads (int n_threads)
   return n_threads < 1 ? 1 : (n_threads > 64 ? 64 : n_threads);
 }
 
-/* Unpacks the colour channels of rows [begin, end) into interleaved floats. */
-void cs_cpu_unpack_rows (const CsImage *src, float *rgb, int begin, int end);
+/* Rows [begin, end) of a channel view as `channels` interleaved floats a sample, and back,
+ * quantised. */
+void cs_cpu_unpack_channels (const CsChannels *src, float *v, int begin, int end);
+void cs_cpu_pack_channels (const float *v, CsChannels *dst, int begin, int end);
 
-/* Quantises rows [begin, end) of interleaved floats into dst, copying alpha from src. */
-void cs_cpu_pack_rows (const float *rgb, const CsImage *src, CsImage *dst, int begin, int end);
+/* Copies the alpha/x byte of every pixel from src to dst (in parallel). */
+void cs_cpu_copy_alpha (const CsImage *src, CsImage *dst, int n_threads);
+
+/* A cs_parallel_for body `name` that calls name##_n (job, begin, end, worker, nc) with the
+ * job's channel count as a constant: one specialisation per count, whose loops over channels
+ * unroll. The job type has an int field nc. */
+#define CS_CPU_BY_CHANNELS(name, JobType) \
+  static void name (void *arg, int begin, int end, int worker) \
+  { \
+    const JobType *job_ = (const JobType *) arg; \
+    switch (job_->nc) { \
+      case 1: name##_n (job_, begin, end, worker, 1); break; \
+      case 2: name##_n (job_, begin, end, worker, 2); break; \
+      default: name##_n (job_, begin, end, worker, 3); break; \
+    } \
+  }
 
 /* Transposes a width x height array of `elem`-byte elements (in parallel, cache blocked). */
 void cs_cpu_transpose (const void *in, void *out, int width, int height, size_t elem, int n_threads);

@@ -5,22 +5,17 @@
 
 #include "gstcudasmoothcpu.h"
 
-#include "cs_parallel.h"
 
 void
-gst_cuda_smooth_cpu_init (GstCudaSmoothCpu * cpu, GstCudaSmoothCpuFunc filter, GstCudaSmoothWorkspaceFunc workspace_bytes)
+gst_cuda_smooth_cpu_init (GstCudaSmoothCpu * cpu, GstCudaSmoothCpuFunc filter, GstCudaSmoothCpuChannelsFunc
+    filter_channels, GstCudaSmoothWorkspaceFunc workspace_bytes)
 {
   cpu->filter = filter;
+  cpu->filter_channels = filter_channels;
   cpu->workspace_bytes = workspace_bytes;
-  cpu->ws.mem = cpu->work.mem = NULL;
-  cpu->ws.size = cpu->work.size = 0;
+  cpu->ws.mem = NULL;
+  cpu->ws.size = 0;
   cpu->n_threads = (int) g_get_num_processors ();
-}
-
-static size_t
-work_stride (gint width)
-{
-  return ((size_t) width * CS_BYTES_PER_PIXEL + 63) / 64 * 64;
 }
 
 size_t
@@ -31,24 +26,18 @@ gst_cuda_smooth_cpu_workspace_bytes (GstCudaSmoothCpu * cpu, const GstCudaSmooth
   const gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
   size_t bytes = 0;
   gst_cuda_smooth_layout_of (info, &layout);
-  /* fields are shorter than frames, chroma no larger than luma: the frame's workspace serves all */
+  /* fields are shorter than frames, chroma no larger than luma, views of fewer channels take
+   * no more than RGBA: the RGBA frame's workspace serves all */
   for (guint g = 0; g < layout.n_groups; g++)
     if (gp->filter[g])
       bytes = MAX (bytes, cpu->workspace_bytes (gp->params[g], w, h, cpu->n_threads));
-  if (!layout.packed_rgb)
-    bytes += work_stride (w) * (size_t) h;
   return bytes;
 }
 
 int
 gst_cuda_smooth_cpu_reserve (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp, const GstVideoInfo * info)
 {
-  GstCudaSmoothLayout layout;
-  gst_cuda_smooth_layout_of (info, &layout);
-  const size_t work = layout.packed_rgb ? 0 : work_stride (GST_VIDEO_INFO_WIDTH (info)) * GST_VIDEO_INFO_HEIGHT (info);
-  if (cs_cpu_workspace_reserve (&cpu->work, work) != 0)
-    return -1;
-  return cs_cpu_workspace_reserve (&cpu->ws, gst_cuda_smooth_cpu_workspace_bytes (cpu, gp, info) - work);
+  return cs_cpu_workspace_reserve (&cpu->ws, gst_cuda_smooth_cpu_workspace_bytes (cpu, gp, info));
 }
 
 static CsImage
@@ -82,30 +71,7 @@ run_packed (GstCudaSmoothCpu * cpu, gconstpointer params, gboolean identity, con
   return 0;
 }
 
-typedef struct
-{
-  CsChannels *view;
-  CsImage *work;
-} PackJob;
-
-static void
-pack_rows (void *arg, int begin, int end, int worker)
-{
-  const PackJob *j = arg;
-  (void) worker;
-  cs_channels_pack_rows (j->view, j->work, begin, end);
-}
-
-static void
-unpack_rows (void *arg, int begin, int end, int worker)
-{
-  const PackJob *j = arg;
-  (void) worker;
-  cs_channels_unpack_rows (j->work, j->view, begin, end);
-}
-
-/* GRAY8 and YUV: each group of each picture packed into the working frame, filtered there
- * (in place) and unpacked, or copied. */
+/* GRAY8 and YUV: each group of each picture filtered as a view of its channels, or copied. */
 static int
 run_groups (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp, gboolean identity, const GstVideoFrame * in,
     const GstVideoFrame * out, const GstVideoInfo * info)
@@ -129,14 +95,8 @@ run_groups (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp, gboolea
         cs_channels_copy (&src, &dst);
         continue;
       }
-      CsImage work = { cpu->work.mem, src.width, src.height, (ptrdiff_t) work_stride (src.width), 3 };
-      PackJob pack = { (CsChannels *) &src, &work }, unpack = { &dst, &work };
-      if (!work.data || work_stride (src.width) * (size_t) src.height > cpu->work.size)
+      if (cpu->filter_channels (gp->params[g], gp->sub_x[g], gp->sub_y[g], &src, &dst, cpu->n_threads, &cpu->ws) != 0)
         return -1;
-      cs_parallel_for (src.height, cpu->n_threads, pack_rows, &pack);
-      if (cpu->filter (gp->params[g], gp->sub_x[g], gp->sub_y[g], &work, &work, cpu->n_threads, &cpu->ws) != 0)
-        return -1;
-      cs_parallel_for (src.height, cpu->n_threads, unpack_rows, &unpack);
     }
   return 0;
 }
@@ -156,5 +116,4 @@ void
 gst_cuda_smooth_cpu_clear (GstCudaSmoothCpu * cpu)
 {
   cs_cpu_workspace_clear (&cpu->ws);
-  cs_cpu_workspace_clear (&cpu->work);
 }

@@ -14,23 +14,25 @@ G_BEGIN_DECLS
 /* The filter on the CPU (common/cs_cpu.h): 0, or −1 when memory runs out. */
 typedef int (*GstCudaSmoothCpuFunc) (gconstpointer params, int sx, int sy, const CsImage * src, CsImage * dst,
     int n_threads, CsCpuWorkspace * ws);
+/* The same on a view of 1–3 channels (GRAY8, YUV luma and chroma). */
+typedef int (*GstCudaSmoothCpuChannelsFunc) (gconstpointer params, int sx, int sy, const CsChannels * src,
+    CsChannels * dst, int n_threads, CsCpuWorkspace * ws);
 /* The workspace it takes for width x height pictures. */
 typedef size_t (*GstCudaSmoothWorkspaceFunc) (gconstpointer params, int width, int height, int n_threads);
 
 typedef struct
 {
   GstCudaSmoothCpuFunc filter;
+  GstCudaSmoothCpuChannelsFunc filter_channels;
   GstCudaSmoothWorkspaceFunc workspace_bytes;
   CsCpuWorkspace ws;
-  CsCpuWorkspace work;   /* the RGBA working frame of GRAY8 and YUV groups (cs_channels.h) */
   int n_threads;
 } GstCudaSmoothCpu;
 
 void gst_cuda_smooth_cpu_init (GstCudaSmoothCpu * cpu, GstCudaSmoothCpuFunc filter,
-    GstCudaSmoothWorkspaceFunc workspace_bytes);
+    GstCudaSmoothCpuChannelsFunc filter_channels, GstCudaSmoothWorkspaceFunc workspace_bytes);
 
-/* The workspace the groups' parameters take for frames of info (the largest of its
- * pictures, and the working frame where the format is not RGBA). */
+/* The workspace the groups' parameters take for frames of info (the largest of its pictures). */
 size_t gst_cuda_smooth_cpu_workspace_bytes (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp,
     const GstVideoInfo * info);
 

@@ -49,6 +49,9 @@ struct _GstCudaSmoothFilterClass
    * takes (at 1, 1, which is the most). */
   int (*filter_cpu) (gconstpointer params, int sx, int sy, const CsImage * src, CsImage * dst, int n_threads,
       CsCpuWorkspace * ws);
+  /* The same on a view of 1–3 channels: GRAY8, and YUV luma and chroma. */
+  int (*filter_cpu_channels) (gconstpointer params, int sx, int sy, const CsChannels * src, CsChannels * dst,
+      int n_threads, CsCpuWorkspace * ws);
   size_t (*cpu_workspace_bytes) (gconstpointer params, int width, int height, int n_threads);
 
   /* The subclass's properties, for gst_cuda_smooth_filter_set_field_property and

@@ -84,6 +84,14 @@ filter_cpu (gconstpointer params, int sx, int sy, const CsImage * src, CsImage *
   return cs_cpu_edgeaware_axes (src, dst, &px, &py, n_threads, ws);
 }
 
+static int
+filter_cpu_channels (gconstpointer params, int sx, int sy, const CsChannels * src, CsChannels * dst, int n_threads,
+    CsCpuWorkspace * ws)
+{
+  const CsEdgeAwareParams px = cs_edgeaware_params_subsampled (params, sx), py = cs_edgeaware_params_subsampled (params, sy);
+  return cs_cpu_edgeaware_channels (src, dst, &px, &py, n_threads, ws);
+}
+
 static size_t
 cpu_workspace_bytes (gconstpointer params, int width, int height, int n_threads)
 {
@@ -168,6 +176,7 @@ gst_edge_aware_gauss_class_init (GstEdgeAwareGaussClass * klass)
   filter_class->is_identity = is_identity;
   filter_class->subsample_params = subsample_params;
   filter_class->filter_cpu = filter_cpu;
+  filter_class->filter_cpu_channels = filter_cpu_channels;
   filter_class->cpu_workspace_bytes = cpu_workspace_bytes;
 #ifdef HAVE_CUDA
   filter_class->cuda_plan_new = cuda_plan_new;

@@ -1,6 +1,8 @@
-/* CPU path timing: one 1920x1080 photo through each filter on all cores, median of N runs.
+/* CPU path timing: one 1920x1080 photo through each filter on all cores, median of N runs, as
+ * RGBA, as NV12 (luma, then U and V at 960x540: the element's two views) and as GRAY8.
  *   cs-bench-cpu photo.png [runs]
- * prints: bench filter=... path=cpu size=1920x1080 params=... threads=N ms_median=... ms_min=...
+ * prints: bench filter=... path=cpu format=F size=1920x1080 params=... threads=N ms_median=...
+ *         ms_min=... ns_per_sample=... (samples: 3 a pixel for RGBA, 1.5 for NV12, 1 for GRAY8)
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <stdio.h>
@@ -38,28 +40,59 @@ int main (int argc, char **argv)
   dst.data = malloc ((size_t) src.stride * src.height);
   const int threads = (int) sysconf (_SC_NPROCESSORS_ONLN);
   CsCpuWorkspace ws = { 0 };
-  for (int f = 0; f < 3; f++) {
-    double t[64];
-    const char *name = f == 0 ? "edgeawaregauss" : f == 1 ? "bilateral" : "recursivegauss";
-    const char *params = f == 0 ? "sigma=20,sigma-r=40,iterations=2" : f == 1 ? "sigma=2,sigma-r=25,radius=4" : "sigma=5";
-    for (int r = 0; r <= runs && r < 64; r++) {
-      const double t0 = now_ms ();
-      if (f == 0) {
-        CsEdgeAwareParams p = cs_edgeaware_params_default ();
-        cs_cpu_edgeaware (&src, &dst, &p, threads, &ws);
-      } else if (f == 1) {
-        CsBilateralParams p = cs_bilateral_params_default ();
-        cs_cpu_bilateral (&src, &dst, &p, threads, &ws);
-      } else {
-        CsRecursiveParams p = cs_recursive_params_default ();
-        cs_cpu_recursive (&src, &dst, &p, threads, &ws);
-      }
-      t[r] = now_ms () - t0;   /* run 0 is the warm-up (page faults of the workspace) */
+  /* NV12 and GRAY8 planes from the photo: luma its green, chroma its red and blue at half size */
+  const int w = src.width, h = src.height, cw = (w + 1) / 2, ch = (h + 1) / 2;
+  uint8_t *luma = malloc ((size_t) w * h), *luma_out = malloc ((size_t) w * h);
+  uint8_t *uv = malloc ((size_t) cw * ch * 2), *uv_out = malloc ((size_t) cw * ch * 2);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      luma[(size_t) y * w + x] = cs_image_pixel (&src, x, y)[1];
+  for (int y = 0; y < ch; y++)
+    for (int x = 0; x < cw; x++) {
+      uv[2 * ((size_t) y * cw + x)] = cs_image_pixel (&src, 2 * x, 2 * y)[0];
+      uv[2 * ((size_t) y * cw + x) + 1] = cs_image_pixel (&src, 2 * x, 2 * y)[2];
     }
-    qsort (t + 1, runs, sizeof (double), cmp);
-    printf ("bench filter=%s path=cpu size=1920x1080 params=%s threads=%d ms_median=%.1f ms_min=%.1f\n",
-        name, params, threads, t[1 + runs / 2], t[1]);
-  }
+  const CsChannels y_in = { w, h, 1, { luma }, { w }, 1 }, c_in = { cw, ch, 2, { uv, uv + 1 }, { 2 * cw, 2 * cw }, 2 };
+  CsChannels y_out = { w, h, 1, { luma_out }, { w }, 1 }, c_out = { cw, ch, 2, { uv_out, uv_out + 1 }, { 2 * cw, 2 * cw }, 2 };
+  for (int f = 0; f < 3; f++)
+    for (int format = 0; format < 3; format++) {
+      double t[64];
+      const char *name = f == 0 ? "edgeawaregauss" : f == 1 ? "bilateral" : "recursivegauss";
+      const char *params = f == 0 ? "sigma=20,sigma-r=40,iterations=2" : f == 1 ? "sigma=2,sigma-r=25,radius=4" : "sigma=5";
+      const char *format_name = format == 0 ? "RGBA" : format == 1 ? "NV12" : "GRAY8";
+      const CsEdgeAwareParams e = cs_edgeaware_params_default (), e2 = cs_edgeaware_params_subsampled (&e, 2);
+      CsBilateralParams b = cs_bilateral_params_default ();
+      b.radius = 4;
+      const CsBilateralParams b2 = cs_bilateral_params_subsampled (&b, 2);
+      const CsRecursiveParams rc = cs_recursive_params_default (), rc2 = cs_recursive_params_subsampled (&rc, 2);
+      for (int r = 0; r <= runs && r < 64; r++) {
+        const double t0 = now_ms ();
+        int ret = 0;
+        if (format == 0) {
+          ret = f == 0 ? cs_cpu_edgeaware (&src, &dst, &e, threads, &ws)
+              : f == 1 ? cs_cpu_bilateral (&src, &dst, &b, threads, &ws) : cs_cpu_recursive (&src, &dst, &rc, threads, &ws);
+        } else {
+          ret = f == 0 ? cs_cpu_edgeaware_channels (&y_in, &y_out, &e, &e, threads, &ws)
+              : f == 1 ? cs_cpu_bilateral_channels (&y_in, &y_out, &b, &b, threads, &ws)
+                       : cs_cpu_recursive_channels (&y_in, &y_out, &rc, &rc, threads, &ws);
+          if (format == 1 && ret == 0)
+            ret = f == 0 ? cs_cpu_edgeaware_channels (&c_in, &c_out, &e2, &e2, threads, &ws)
+                : f == 1 ? cs_cpu_bilateral_channels (&c_in, &c_out, &b2, &b2, threads, &ws)
+                         : cs_cpu_recursive_channels (&c_in, &c_out, &rc2, &rc2, threads, &ws);
+        }
+        if (ret != 0)
+          return 1;
+        t[r] = now_ms () - t0;   /* run 0 is the warm-up (page faults of the workspace) */
+      }
+      qsort (t + 1, runs, sizeof (double), cmp);
+      const double samples = (double) w * h * (format == 0 ? 3.0 : format == 1 ? 1.5 : 1.0);
+      printf ("bench filter=%s path=cpu format=%s size=1920x1080 params=%s threads=%d ms_median=%.1f ms_min=%.1f "
+          "ns_per_sample=%.2f\n", name, format_name, params, threads, t[1 + runs / 2], t[1], t[1 + runs / 2] * 1e6 / samples);
+    }
   cs_cpu_workspace_clear (&ws);
+  free (luma);
+  free (luma_out);
+  free (uv);
+  free (uv_out);
   return 0;
 }

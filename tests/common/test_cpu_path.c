@@ -4,6 +4,7 @@
  */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cs_cpu.h"
@@ -11,6 +12,7 @@
 #include "cs_reference.h"
 #include "cs_test_images.h"
 #include "cs_test_job.h"
+#include "cs_test_layouts.h"
 #include "cs_test_check.h"
 
 #define POISON 0x5A
@@ -196,6 +198,69 @@ END_TEST
 
 /* What *_workspace_bytes says is what a call grows a fresh workspace to, for every filter
  * and mode, so that reserving it when caps are set leaves frames nothing to allocate. */
+/* Channel views (GRAY8 and YUV) against the references: luma, NV12 / NV21 chroma, YUY2 luma and
+ * YUY2 / UYVY chroma (rows with σ/2, columns with σ) inside one interleaved buffer of odd
+ * pitch; every byte off the view stays poison; the RGBA frame's workspace suffices. */
+START_TEST (test_channel_views)
+{
+  const int filter = _i % 3, kind = (_i / 3) % CS_TEST_N_VIEW_KINDS, size = _i / (3 * CS_TEST_N_VIEW_KINDS);
+  const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 130, 3 } };
+  const CsTestViewKind *k = &cs_test_view_kinds[kind];
+  const int w = sizes[size][0], h = sizes[size][1];
+  const size_t pitch = cs_test_view_pitch (k, w), bytes = pitch * h;
+  uint8_t *in = malloc (bytes), *expected = malloc (bytes), *got = malloc (bytes);
+  uint32_t seed = 777u + _i;
+  for (size_t b = 0; b < bytes; b++) {
+    seed = seed * 1664525u + 1013904223u;
+    in[b] = (uint8_t) ((b % 61) * 3 + (seed >> 29));
+  }
+  memset (expected, 0xA5, bytes);
+  memset (got, 0xA5, bytes);
+  CsEdgeAwareParams e = cs_edgeaware_params_default ();
+  CsBilateralParams b = cs_bilateral_params_default ();
+  CsRecursiveParams r = cs_recursive_params_default ();
+  e.sigma = 6;
+  e.blocks_per_stripe = 3;
+  r.sigma = 4;
+  r.blocks_per_stripe = 2;
+  const CsChannels src = cs_test_view_in (in, k, w, h, pitch);
+  CsChannels ref = cs_test_view_in (expected, k, w, h, pitch), out = cs_test_view_in (got, k, w, h, pitch);
+  CsCpuWorkspace ws = { 0 };
+  int ret_ref, ret;
+  if (filter == 0) {
+    const CsEdgeAwareParams px = cs_edgeaware_params_subsampled (&e, k->sx), py = cs_edgeaware_params_subsampled (&e, k->sy);
+    ret_ref = cs_ref_edgeaware_channels (&src, &ref, &e, k->sx, k->sy);
+    ck_assert_int_eq (cs_cpu_workspace_reserve (&ws, cs_cpu_edgeaware_workspace_bytes (&e, w, h, 3)), 0);
+    ret = cs_cpu_edgeaware_channels (&src, &out, &px, &py, 3, &ws);
+  } else if (filter == 1) {
+    const CsBilateralParams px = cs_bilateral_params_subsampled (&b, k->sx), py = cs_bilateral_params_subsampled (&b, k->sy);
+    ret_ref = cs_ref_bilateral_channels (&src, &ref, &b, k->sx, k->sy);
+    ck_assert_int_eq (cs_cpu_workspace_reserve (&ws, cs_cpu_bilateral_workspace_bytes (&b, w, h, 3)), 0);
+    ret = cs_cpu_bilateral_channels (&src, &out, &px, &py, 3, &ws);
+  } else {
+    const CsRecursiveParams px = cs_recursive_params_subsampled (&r, k->sx), py = cs_recursive_params_subsampled (&r, k->sy);
+    ret_ref = cs_ref_recursive_channels (&src, &ref, &r, k->sx, k->sy);
+    ck_assert_int_eq (cs_cpu_workspace_reserve (&ws, cs_cpu_recursive_workspace_bytes (&r, w, h, 3)), 0);
+    ret = cs_cpu_recursive_channels (&src, &out, &px, &py, 3, &ws);
+  }
+  const size_t reserved = ws.size;
+  ck_assert_int_eq (ret_ref, 0);
+  ck_assert_int_eq (ret, 0);
+  ck_assert_uint_eq (ws.size, reserved);   /* nothing grown: the RGBA workspace served */
+  int worst = 0;
+  for (size_t i = 0; i < bytes; i++) {
+    const int d = abs ((int) got[i] - (int) expected[i]);
+    worst = d > worst ? d : worst;
+  }
+  ck_assert_msg (worst <= 1, "filter %d, %s %dx%d: max difference %d (or a byte off the view written)", filter,
+      k->name, w, h, worst);
+  cs_cpu_workspace_clear (&ws);
+  free (in);
+  free (expected);
+  free (got);
+}
+END_TEST
+
 START_TEST (test_workspace_bytes)
 {
   const Input in = { 97, 41, 4, 3, 1 };
@@ -243,6 +308,7 @@ int main (void)
   tcase_add_test (tc, test_in_place);
   tcase_add_test (tc, test_tiny_sigma_and_short_partitions);
   tcase_add_test (tc, test_workspace_bytes);
+  tcase_add_loop_test (tc, test_channel_views, 0, 3 * CS_TEST_N_VIEW_KINDS * 3);
   suite_add_tcase (s, tc);
   return cs_test_run_suite (s);
 }

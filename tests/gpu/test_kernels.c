@@ -16,6 +16,7 @@
 #include "cs_reference.h"
 #include "cs_test_images.h"
 #include "cs_test_job.h"
+#include "cs_test_layouts.h"
 
 #define POISON 0xCD
 
@@ -738,33 +739,13 @@ END_TEST
  * the references: luma, NV12 / NV21 chroma, YUY2 luma and YUY2 / UYVY chroma (rows with σ/2,
  * columns with σ: the _axes plans) inside one interleaved buffer of odd pitch, every byte
  * of the output that is not the view's still poison, a second run bit-identical. */
-typedef struct {
-  const char *name;
-  int channels, step, offset[2], sx, sy;
-} ViewKind;
-
-static const ViewKind view_kinds[] = {
-  { "luma", 1, 1, { 0, 0 }, 1, 1 }, { "NV12 chroma", 2, 2, { 0, 1 }, 2, 2 }, { "NV21 chroma", 2, 2, { 1, 0 }, 2, 2 },
-  { "YUY2 luma", 1, 2, { 0, 0 }, 1, 1 }, { "YUY2 chroma", 2, 4, { 1, 3 }, 2, 1 }, { "UYVY chroma", 2, 4, { 0, 2 }, 2, 1 },
-};
-
-static CsChannels view_in (uint8_t *base, const ViewKind *k, int w, int h, size_t pitch)
-{
-  CsChannels v = { .width = w, .height = h, .channels = k->channels, .step = k->step };
-  for (int c = 0; c < k->channels; c++) {
-    v.data[c] = base + k->offset[c];
-    v.stride[c] = (ptrdiff_t) pitch;
-  }
-  return v;
-}
-
 START_TEST (test_channel_views)
 {
-  const int filter = _i % 3, kind = (_i / 3) % 6, size = _i / 18;
+  const int filter = _i % 3, kind = (_i / 3) % CS_TEST_N_VIEW_KINDS, size = _i / (3 * CS_TEST_N_VIEW_KINDS);
   const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 130, 3 } };
-  const ViewKind *k = &view_kinds[kind];
+  const CsTestViewKind *k = &cs_test_view_kinds[kind];
   const int w = sizes[size][0], h = sizes[size][1];
-  const size_t pitch = (size_t) w * k->step + 13, bytes = pitch * h;
+  const size_t pitch = cs_test_view_pitch (k, w), bytes = pitch * h;
   uint8_t *in = malloc (bytes), *expected = malloc (bytes), *got = malloc (bytes), *again = malloc (bytes);
   uint32_t seed = 12345u + _i;
   for (size_t b = 0; b < bytes; b++) {
@@ -778,7 +759,7 @@ START_TEST (test_channel_views)
   job.ea.sigma = 6;
   job.rc.sigma = 4;
   memset (expected, POISON, bytes);
-  CsChannels src = view_in (in, k, w, h, pitch), dst = view_in (expected, k, w, h, pitch);
+  CsChannels src = cs_test_view_in (in, k, w, h, pitch), dst = cs_test_view_in (expected, k, w, h, pitch);
   int ret;
   if (filter == 0)
     ret = cs_ref_edgeaware_channels (&src, &dst, &job.ea, k->sx, k->sy);
@@ -811,7 +792,7 @@ START_TEST (test_channel_views)
   for (int run = 0; run < 2; run++) {
     CUDA_OK (cudaMemset (d_out, POISON, bytes));
     CUDA_OK (cudaMemset (work, 0x5A, cs_cuda_channels_work_bytes (w, h)));
-    const CsChannels dv_in = view_in (d_in, k, w, h, pitch), dv_out = view_in (d_out, k, w, h, pitch);
+    const CsChannels dv_in = cs_test_view_in (d_in, k, w, h, pitch), dv_out = cs_test_view_in (d_out, k, w, h, pitch);
     CUDA_OK (cs_cuda_plan_run_channels (plan, &dv_in, &dv_out, work, scratch, 0));
     CUDA_OK (cudaDeviceSynchronize ());
     CUDA_OK (cudaMemcpy (outs[run], d_out, bytes, cudaMemcpyDeviceToHost));
@@ -868,7 +849,7 @@ static Suite *suite (void)
   /* a case of its own, for sanitizer runs of the format paths alone (CK_RUN_CASE=channels) */
   TCase *channels = tcase_create ("channels");
   tcase_set_timeout (channels, 600);
-  tcase_add_loop_test (channels, test_channel_views, 0, 3 * 6 * 3);
+  tcase_add_loop_test (channels, test_channel_views, 0, 3 * CS_TEST_N_VIEW_KINDS * 3);
   suite_add_tcase (s, channels);
   return s;
 }

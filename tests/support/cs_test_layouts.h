@@ -1,0 +1,41 @@
+/* gst-cudasmooth tests — channel views as the GRAY8 and YUV layouts hold them (pure C): luma,
+ * NV12 / NV21 chroma, YUY2 luma, YUY2 / UYVY chroma, inside one interleaved buffer.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CS_TEST_LAYOUTS_H
+#define CS_TEST_LAYOUTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cs_channels.h"
+
+typedef struct {
+  const char *name;
+  int channels, step, offset[2], sx, sy;   /* sx, sy: the view's subsampling */
+} CsTestViewKind;
+
+static const CsTestViewKind cs_test_view_kinds[] = {
+  { "luma", 1, 1, { 0, 0 }, 1, 1 }, { "NV12 chroma", 2, 2, { 0, 1 }, 2, 2 }, { "NV21 chroma", 2, 2, { 1, 0 }, 2, 2 },
+  { "YUY2 luma", 1, 2, { 0, 0 }, 1, 1 }, { "YUY2 chroma", 2, 4, { 1, 3 }, 2, 1 }, { "UYVY chroma", 2, 4, { 0, 2 }, 2, 1 },
+};
+#define CS_TEST_N_VIEW_KINDS ((int) (sizeof cs_test_view_kinds / sizeof cs_test_view_kinds[0]))
+
+/* The view of kind k in a buffer of `pitch` bytes a row starting at base. */
+static inline CsChannels cs_test_view_in (uint8_t *base, const CsTestViewKind *k, int w, int h, size_t pitch)
+{
+  CsChannels v = { .width = w, .height = h, .channels = k->channels, .step = k->step };
+  for (int c = 0; c < k->channels; c++) {
+    v.data[c] = base + k->offset[c];
+    v.stride[c] = (ptrdiff_t) pitch;
+  }
+  return v;
+}
+
+/* width·step + 13 bytes a row: an odd pitch, padding after every row */
+static inline size_t cs_test_view_pitch (const CsTestViewKind *k, int w)
+{
+  return (size_t) w * k->step + 13;
+}
+
+#endif /* CS_TEST_LAYOUTS_H */
