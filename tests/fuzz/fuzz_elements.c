@@ -31,7 +31,8 @@ static unsigned take (Reader *r, unsigned bytes)
 }
 
 static const char *const elements[] = { "edgeawaregauss", "bilateral", "recursivegauss" };
-static const char *const formats[] = { "RGBA", "BGRA", "ARGB", "ABGR", "RGBx", "BGRx", "xRGB", "xBGR" };
+static const char *const formats[] = { "RGBA", "BGRA", "ARGB", "ABGR", "RGBx", "BGRx", "xRGB", "xBGR", "GRAY8", "NV12",
+  "NV21", "I420", "YV12", "Y444", "YUY2", "UYVY" };
 static const char *const interlacing[] = { "progressive", "interleaved", "mixed" };
 /* sigma values at the edges of the filters' arithmetic: 0, tiny, the identity threshold,
  * ordinary, large */
@@ -66,16 +67,23 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   Reader r = { data, size, 0 };
   const int element = take (&r, 1) % 3;
-  const char *format = formats[take (&r, 1) % 8];
+  const char *format = formats[take (&r, 1) % G_N_ELEMENTS (formats)];
   const int w = 1 + take (&r, 1) % 70, h = 1 + take (&r, 1) % 50;
   const unsigned flags = take (&r, 1);
   const char *interlace = interlacing[flags % 3];
   const gboolean with_meta = flags & 4, gap = flags & 8;
   const int memories = 1 + (flags >> 4) % 3;
-  const int frame_bytes = 4 * w * h;
-  /* the meta's offset and stride and the buffer's size: about right, or anything */
-  const int stride = 4 * w + ((int) take (&r, 1) - 128);
-  const int offset = (int) take (&r, 2) % (frame_bytes + 64);
+  GstVideoInfo info;
+  gst_video_info_set_format (&info, gst_video_format_from_string (format), w, h);
+  const int frame_bytes = (int) GST_VIDEO_INFO_SIZE (&info);
+  /* each plane's offset and stride in the meta and the buffer's size: about right, or anything */
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 0 };
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (&info, p) + ((int) take (&r, 1) - 128);
+    offsets[p] = p == 0 ? (gsize) (take (&r, 2) % (frame_bytes + 64))
+                        : GST_VIDEO_INFO_PLANE_OFFSET (&info, p) + (gsize) (take (&r, 1) % 64);
+  }
   const int buffer_bytes = frame_bytes + ((int) take (&r, 2) - 32768) % (frame_bytes + 1);
   gchar *props = properties (&r, element);
   gchar *launch = g_strdup_printf ("%s backend=cpu %s", elements[element], props);
@@ -95,12 +103,9 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
             g_free));
     at += bytes > 0 ? bytes : 0;
   }
-  if (with_meta) {
-    gsize offsets[4] = { (gsize) offset };
-    gint strides[4] = { stride };
-    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, gst_video_format_from_string (format), w, h, 1,
-        offsets, strides);
-  }
+  if (with_meta)
+    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, gst_video_format_from_string (format), w, h,
+        GST_VIDEO_INFO_N_PLANES (&info), offsets, strides);
   if (gap)
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_GAP);
   GST_BUFFER_PTS (buf) = 40 * GST_MSECOND;

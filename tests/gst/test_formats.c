@@ -322,6 +322,64 @@ GST_START_TEST (test_cuda_memory)
 }
 GST_END_TEST;
 
+/* Planes that a GstVideoMeta puts outside the buffer: the element reads none of them, passes
+ * the buffer on as an empty GAP buffer with its timestamp, warns once, and filters the good
+ * frame after it. */
+GST_START_TEST (test_forged_plane_metas)
+{
+  const char *format = __i__ < 3 ? "NV12" : "I420";
+  const char *const *s = settings[__i__ % 3];
+  Params p;
+  GstHarness *harness = harness_for (s[0], s[1], "filter", FALSE, &p);
+  GstBus *bus = gst_bus_new ();
+  gst_element_set_bus (harness->element, bus);
+  Frame good = frame_new (format, 64, 48, 0, 0, NULL);
+  fill (&good, 5, NULL);
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=64,height=48,framerate=30/1", format);
+  gst_harness_set_src_caps_str (harness, caps);
+  g_free (caps);
+  /* the last plane starts 100 bytes before the buffer's end; then a chroma stride smaller
+   * than a chroma row */
+  const guint last = GST_VIDEO_INFO_N_PLANES (&good.info) - 1;
+  for (int bad = 0; bad < 2; bad++) {
+    GstBuffer *buf = gst_buffer_copy_deep (good.buf);
+    GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+    if (bad == 0)
+      meta->offset[last] = gst_buffer_get_size (buf) - 100;
+    else
+      meta->stride[1] = 10;
+    GST_BUFFER_PTS (buf) = bad * GST_SECOND;
+    ck_assert_int_eq (gst_harness_push (harness, buf), GST_FLOW_OK);
+  }
+  GstBuffer *ok = gst_buffer_ref (good.buf);
+  GST_BUFFER_PTS (ok) = 2 * GST_SECOND;
+  ck_assert_int_eq (gst_harness_push (harness, ok), GST_FLOW_OK);
+  ck_assert (gst_harness_push_event (harness, gst_event_new_eos ()));
+  for (int bad = 0; bad < 2; bad++) {
+    GstBuffer *out = gst_harness_pull (harness);
+    ck_assert (out != NULL);
+    ck_assert_msg (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_GAP) && gst_buffer_get_size (out) == 0,
+        "%s %s: forged meta %d not passed on as an empty gap", s[0], format, bad);
+    ck_assert_uint_eq (GST_BUFFER_PTS (out), bad * GST_SECOND);
+    gst_buffer_unref (out);
+  }
+  GstBuffer *out = gst_harness_pull (harness);
+  ck_assert (out != NULL && !GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_GAP));
+  ck_assert_uint_eq (GST_BUFFER_PTS (out), 2 * GST_SECOND);
+  gst_buffer_unref (out);
+  int warnings = 0;
+  for (GstMessage *m; (m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR));) {
+    ck_assert_int_eq (GST_MESSAGE_TYPE (m), GST_MESSAGE_WARNING);
+    warnings++;
+    gst_message_unref (m);
+  }
+  gst_object_unref (bus);
+  ck_assert_int_eq (warnings, 1);
+  gst_buffer_unref (good.buf);
+  gst_harness_teardown (harness);
+}
+GST_END_TEST;
+
 static void count_handoff (GstElement *sink, GstBuffer *buf, GstPad *pad, gpointer frames)
 {
   (void) sink;
@@ -367,6 +425,7 @@ static Suite *formats_suite (void)
   tcase_add_loop_test (tc, test_interlaced, 0, 3);
   tcase_add_loop_test (tc, test_photo, 0, 3 * N_FORMATS);
   tcase_add_loop_test (tc, test_live_yuy2_source, 0, 3);
+  tcase_add_loop_test (tc, test_forged_plane_metas, 0, 6);
   if (!strcmp (CS_BACKEND, "cuda")) {
     TCase *cuda = tcase_create ("cuda-memory");   /* CK_RUN_CASE=cuda-memory for sanitizer runs */
     tcase_set_timeout (cuda, 120);
