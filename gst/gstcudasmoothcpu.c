@@ -91,6 +91,8 @@ run_groups (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp, gboolea
     for (guint f = 0; f < n_fields; f++) {
       const CsChannels src = gst_cuda_smooth_group_view (info, in_planes, in_strides, g, f, n_fields);
       CsChannels dst = gst_cuda_smooth_group_view (info, out_planes, out_strides, g, f, n_fields);
+      if (src.width == 0 || src.height == 0)
+        continue;   /* the bottom chroma field of a two-row 4:2:0 frame has no rows */
       if (identity || !gp->filter[g]) {
         cs_channels_copy (&src, &dst);
         continue;

@@ -207,6 +207,8 @@ make_plans (GstCudaSmoothGpu * gpu, const GstCudaSmoothGroupParams * gp, gboolea
       if (!layout_used (&gpu->info, l) || (!gpu->layout.packed_rgb && (identity || !gpu->filter[g])))
         continue;
       const gint w = group_width (&gpu->info, g), h = layout_height (&gpu->info, g, l);
+      if (h == 0)
+        continue;   /* no rows to plan for (that field of a two-row 4:2:0 frame's chroma) */
       CsCudaPlan **plan = &gpu->plans[g][l];
       const cudaError_t err = identity || !gpu->filter[g] ? cs_cuda_copy_plan_new (w, h, plan)
           : gpu->plan_new (gpu->params[g], gpu->sub_x[g], gpu->sub_y[g], w, h, &gpu->dev, plan);
@@ -404,6 +406,8 @@ run_groups (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * con
       const CsCudaPlan *plan = gpu->plans[g][n == 1 ? WHOLE : f == 0 ? TOP : BOTTOM];
       const CsChannels src = gst_cuda_smooth_group_view (&gpu->info, in, in_strides, g, f, n);
       const CsChannels dst = gst_cuda_smooth_group_view (&gpu->info, out, out_strides, g, f, n);
+      if (src.width == 0 || src.height == 0)
+        continue;   /* the bottom chroma field of a two-row 4:2:0 frame has no rows */
       err = cs_cuda_plan_run_channels (plan, &src, &dst, work, scratch, stream);
     }
   return err;
