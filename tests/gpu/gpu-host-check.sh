@@ -6,7 +6,9 @@
 #   other-archs     the GPU suites of each build in $OTHER_BUILDS (PTX-only builds such as
 #                   -Dcuda-architectures=-gencode=arch=compute_75,code=compute_75: the driver
 #                   compiles that PTX for this GPU, so the older architectures' paths run here)
-#   memcheck racecheck initcheck synccheck leaks   compute-sanitizer over the GPU suites
+#   memcheck racecheck initcheck synccheck leaks   compute-sanitizer over the GPU suites (the
+#                   formats suite's CUDA-memory case and the kernels' channel views: the
+#                   whole formats suite takes ~100 s unwrapped)
 #   bench-kernels   cs-bench-kernels (and, per build in $OTHER_BUILDS, its recursive cases:
 #                   what the fallback paths cost here)
 #   bench-ab        $BASE_BENCH (another build's cs-bench-kernels) and BUILD's, alternately,
@@ -40,15 +42,21 @@ for step in $steps; do
       # --report-api-errors no: gpu-elements asks, on purpose, for a frame no card holds and
       # checks the element error; the failing cudaMalloc would count as a sanitizer error.
       # Memory access errors are still reported; every CUDA call's result is checked in code.
-      { CK_TIMEOUT_MULTIPLIER=4 timeout 300 $run_tests "$build" --suite gpu --timeout-multiplier 4 \
-          --wrap "compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 3"; } > "$out/sanitizer.log" 2>&1 ;;
+      { CK_TIMEOUT_MULTIPLIER=4 timeout 300 $run_tests "$build" --name gpu-kernels --name elements-cuda \
+          --name hostile-cuda --name gpu-elements --timeout-multiplier 4 \
+          --wrap "compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 3"
+        CK_RUN_CASE=cuda-memory CK_DEFAULT_TIMEOUT=600 timeout 200 compute-sanitizer --tool memcheck \
+          --report-api-errors no --error-exitcode 3 "$build/tests/gst/test-formats-cuda"; } > "$out/sanitizer.log" 2>&1 ;;
     racecheck)
       { CK_TIMEOUT_MULTIPLIER=8 timeout 330 $run_tests "$build" --name gpu-kernels --timeout-multiplier 8 \
           --wrap "compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 3"; } >> "$out/sanitizer.log" 2>&1 ;;
     initcheck)
       # reads of device memory that nothing wrote: scratch planes, tables, margins
-      { CK_TIMEOUT_MULTIPLIER=8 timeout 300 $run_tests "$build" --suite gpu --timeout-multiplier 8 \
-          --wrap "compute-sanitizer --tool initcheck --error-exitcode 3"; } >> "$out/sanitizer.log" 2>&1 ;;
+      { CK_TIMEOUT_MULTIPLIER=8 timeout 300 $run_tests "$build" --name gpu-kernels --name elements-cuda \
+          --name hostile-cuda --name gpu-elements --timeout-multiplier 8 \
+          --wrap "compute-sanitizer --tool initcheck --error-exitcode 3"
+        CK_RUN_CASE=channels CK_DEFAULT_TIMEOUT=600 timeout 150 compute-sanitizer --tool initcheck --error-exitcode 3 \
+          "$build/tests/test-gpu-kernels"; } >> "$out/sanitizer.log" 2>&1 ;;
     synccheck)
       { CK_TIMEOUT_MULTIPLIER=8 timeout 200 $run_tests "$build" --name gpu-kernels --timeout-multiplier 8 \
           --wrap "compute-sanitizer --tool synccheck --error-exitcode 3"; } >> "$out/sanitizer.log" 2>&1 ;;
