@@ -43,19 +43,11 @@ int cs_cpu_bilateral (const CsImage *src, CsImage *dst, const CsBilateralParams 
 int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams *p,
     int n_threads, CsCpuWorkspace *ws);
 
-/* The same along rows with px and along columns with py: the chroma of 4:2:2 formats, whose
- * samples lie two luma pixels apart along x and one along y (docs/algorithms.md,
- * "Formats"; cs_*_params_subsampled). The workspace of the axes' is the larger of the two's. */
-int cs_cpu_edgeaware_axes (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *px,
-    const CsEdgeAwareParams *py, int n_threads, CsCpuWorkspace *ws);
-int cs_cpu_bilateral_axes (const CsImage *src, CsImage *dst, const CsBilateralParams *px,
-    const CsBilateralParams *py, int n_threads, CsCpuWorkspace *ws);
-int cs_cpu_recursive_axes (const CsImage *src, CsImage *dst, const CsRecursiveParams *px,
-    const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws);
-
-/* The same on a view of 1–3 channels (GRAY8, YUV luma and chroma; common/cs_channels.h):
- * the work is per channel, so a 1-channel view costs a third of an RGBA frame of its size.
- * The workspace is at most that of the RGBA frame. */
+/* The same on a view of 1–3 channels (GRAY8, YUV luma and chroma; common/cs_channels.h),
+ * rows filtered with px and columns with py: the chroma of 4:2:2 formats has its samples two
+ * luma pixels apart along x and one along y (docs/algorithms.md, "Formats";
+ * cs_*_params_subsampled). The work is per channel; the workspace is at most that of the
+ * RGBA frame of the view's size. */
 int cs_cpu_edgeaware_channels (const CsChannels *src, CsChannels *dst, const CsEdgeAwareParams *px,
     const CsEdgeAwareParams *py, int n_threads, CsCpuWorkspace *ws);
 int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsBilateralParams *px,

@@ -177,17 +177,11 @@ size_t cs_cpu_bilateral_workspace_bytes (const CsBilateralParams *p, int width, 
 int cs_cpu_bilateral (const CsImage *src, CsImage *dst, const CsBilateralParams *p,
     int n_threads, CsCpuWorkspace *ws)
 {
-  return cs_cpu_bilateral_axes (src, dst, p, p, n_threads, ws);
-}
-
-int cs_cpu_bilateral_axes (const CsImage *src, CsImage *dst, const CsBilateralParams *px,
-    const CsBilateralParams *py, int n_threads, CsCpuWorkspace *ws)
-{
   const CsChannels in = cs_channels_of_image (src);
   CsChannels out = cs_channels_of_image (dst);
   if (dst != src)
     cs_cpu_copy_alpha (src, dst, n_threads);
-  return cs_cpu_bilateral_channels (&in, &out, px, py, n_threads, ws);
+  return cs_cpu_bilateral_channels (&in, &out, p, p, n_threads, ws);
 }
 
 int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsBilateralParams *px,

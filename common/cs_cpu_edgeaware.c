@@ -245,25 +245,25 @@ size_t cs_cpu_edgeaware_workspace_bytes (const CsEdgeAwareParams *p, int width, 
 int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *p,
     int n_threads, CsCpuWorkspace *ws)
 {
-  return cs_cpu_edgeaware_axes (src, dst, p, p, n_threads, ws);
+  const CsChannels in = cs_channels_of_image (src);
+  CsChannels out = cs_channels_of_image (dst);
+  if (dst != src)
+    cs_cpu_copy_alpha (src, dst, n_threads);
+  return cs_cpu_edgeaware_channels (&in, &out, p, p, n_threads, ws);
 }
 
 /* One pass of iteration `it` with p (that axis's parameters) over the rows of data, whose
- * spacings' D are d: fills the table for it (unless *lut_for already says it holds p's
- * iteration it) and sweeps. */
+ * spacings' D are d: fills the table for p's σ_i where fill_table says the table holds
+ * another's, and sweeps. */
 static void edgeaware_pass (const CsEdgeAwareParams *p, int it, float *data, int nc, const uint32_t *d, int n,
-    int n_lines, SpacingTerms *lut, uint32_t max_d, const void **lut_for, int *lut_it, float *lines, int n_max,
-    int n_threads)
+    int n_lines, SpacingTerms *lut, uint32_t max_d, int fill_table, float *lines, int n_max, int n_threads)
 {
   const double sigma_i = cs_edgeaware_iteration_sigma (p, it);
   const double ratio = p->sigma / p->sigma_r;
   LutJob lj = { .lut = lut, .ratio2 = ratio * ratio };
   cs_deriche_coeffs (sigma_i, &lj.coeffs);
-  if (*lut_for != p || *lut_it != it) {
+  if (fill_table)
     cs_parallel_for ((int) max_d + 1, n_threads, fill_lut, &lj);
-    *lut_for = p;
-    *lut_it = it;
-  }
   PassJob job = {
     .data = data, .d = d, .width = n, .height = n_lines,
     .lut = lut, .warmup = p->kappa * sigma_i, .lines = lines,
@@ -278,16 +278,6 @@ static void edgeaware_pass (const CsEdgeAwareParams *p, int it, float *data, int
     job.inits.ai_im[i] = (float) lj.coeffs.anticausal_init[i].im;
   }
   cs_parallel_for (n_lines, n_threads, pass_rows, &job);
-}
-
-int cs_cpu_edgeaware_axes (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *px,
-    const CsEdgeAwareParams *py, int n_threads, CsCpuWorkspace *ws)
-{
-  const CsChannels in = cs_channels_of_image (src);
-  CsChannels out = cs_channels_of_image (dst);
-  if (dst != src)
-    cs_cpu_copy_alpha (src, dst, n_threads);
-  return cs_cpu_edgeaware_channels (&in, &out, px, py, n_threads, ws);
 }
 
 int cs_cpu_edgeaware_channels (const CsChannels *src, CsChannels *dst, const CsEdgeAwareParams *px,
@@ -311,15 +301,13 @@ int cs_cpu_edgeaware_channels (const CsChannels *src, CsChannels *dst, const CsE
   for (int t = 0; t < 64; t++)
     max_d = prep.max_d[t] > max_d ? prep.max_d[t] : max_d;
 
-  /* (isotropic: one table per iteration serves both passes) */
-  const void *lut_for = NULL;
-  int lut_it = 0;
+  /* alike axes: one table per iteration serves both passes (the 4:2:2 chroma's differ in σ) */
+  const int same_axes = px->sigma == py->sigma;
   const int identity = cs_edgeaware_is_identity (px) && cs_edgeaware_is_identity (py);
-  const CsEdgeAwareParams *pv = px->sigma == py->sigma ? px : py;   /* the others are alike */
   for (int it = 1; it <= px->iterations && !identity; it++) {
-    edgeaware_pass (px, it, v, nc, d_h, w, h, lut, max_d, &lut_for, &lut_it, lines, n_max, n_threads);
+    edgeaware_pass (px, it, v, nc, d_h, w, h, lut, max_d, 1, lines, n_max, n_threads);
     cs_cpu_transpose (v, v_t, w, h, nc * sizeof (float), n_threads);
-    edgeaware_pass (pv, it, v_t, nc, d_v, h, w, lut, max_d, &lut_for, &lut_it, lines, n_max, n_threads);
+    edgeaware_pass (py, it, v_t, nc, d_v, h, w, lut, max_d, !same_axes, lines, n_max, n_threads);
     cs_cpu_transpose (v_t, v, h, w, nc * sizeof (float), n_threads);
   }
 

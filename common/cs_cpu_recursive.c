@@ -230,17 +230,11 @@ size_t cs_cpu_recursive_workspace_bytes (const CsRecursiveParams *p, int width, 
 int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams *p,
     int n_threads, CsCpuWorkspace *ws)
 {
-  return cs_cpu_recursive_axes (src, dst, p, p, n_threads, ws);
-}
-
-int cs_cpu_recursive_axes (const CsImage *src, CsImage *dst, const CsRecursiveParams *px,
-    const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws)
-{
   const CsChannels in = cs_channels_of_image (src);
   CsChannels out = cs_channels_of_image (dst);
   if (dst != src)
     cs_cpu_copy_alpha (src, dst, n_threads);
-  return cs_cpu_recursive_channels (&in, &out, px, py, n_threads, ws);
+  return cs_cpu_recursive_channels (&in, &out, p, p, n_threads, ws);
 }
 
 static PassJob pass_job (const CsRecursiveParams *p, float *data, int n, int n_lines, int nc, void *lines,

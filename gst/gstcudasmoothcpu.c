@@ -65,7 +65,7 @@ run_packed (GstCudaSmoothCpu * cpu, gconstpointer params, gboolean identity, con
     CsImage s = image_of (&src[i], alpha), d = image_of (&dst[i], alpha);
     if (identity)
       cs_image_copy (&s, &d);
-    else if (cpu->filter (params, 1, 1, &s, &d, cpu->n_threads, &cpu->ws) != 0)
+    else if (cpu->filter (params, &s, &d, cpu->n_threads, &cpu->ws) != 0)
       return -1;
   }
   return 0;

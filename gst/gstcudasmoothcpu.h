@@ -12,8 +12,8 @@
 G_BEGIN_DECLS
 
 /* The filter on the CPU (common/cs_cpu.h): 0, or −1 when memory runs out. */
-typedef int (*GstCudaSmoothCpuFunc) (gconstpointer params, int sx, int sy, const CsImage * src, CsImage * dst,
-    int n_threads, CsCpuWorkspace * ws);
+typedef int (*GstCudaSmoothCpuFunc) (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads,
+    CsCpuWorkspace * ws);
 /* The same on a view of 1–3 channels (GRAY8, YUV luma and chroma). */
 typedef int (*GstCudaSmoothCpuChannelsFunc) (gconstpointer params, int sx, int sy, const CsChannels * src,
     CsChannels * dst, int n_threads, CsCpuWorkspace * ws);

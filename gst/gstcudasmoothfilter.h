@@ -44,12 +44,12 @@ struct _GstCudaSmoothFilterClass
    * chroma (cs_*_params_subsampled). */
   void (*subsample_params) (gconstpointer params, int s, gpointer out);
 
-  /* The CPU path (common/cs_cpu.h): the filter on pictures whose samples lie sx and sy luma
-   * pixels apart (1, or 2 for chroma: cs_*_params_subsampled per axis), and the workspace it
-   * takes (at 1, 1, which is the most). */
-  int (*filter_cpu) (gconstpointer params, int sx, int sy, const CsImage * src, CsImage * dst, int n_threads,
+  /* The CPU path (common/cs_cpu.h): the filter on RGBA pictures, and the workspace it takes
+   * (the most any picture of the frame's size takes). */
+  int (*filter_cpu) (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads,
       CsCpuWorkspace * ws);
-  /* The same on a view of 1–3 channels: GRAY8, and YUV luma and chroma. */
+  /* The same on a view of 1–3 channels (GRAY8, and YUV luma and chroma) whose samples lie sx
+   * and sy luma pixels apart (1, or 2 for chroma: cs_*_params_subsampled per axis). */
   int (*filter_cpu_channels) (gconstpointer params, int sx, int sy, const CsChannels * src, CsChannels * dst,
       int n_threads, CsCpuWorkspace * ws);
   size_t (*cpu_workspace_bytes) (gconstpointer params, int width, int height, int n_threads);

@@ -236,17 +236,24 @@ params_changed (GstCudaSmoothGpu * gpu, const GstCudaSmoothGroupParams * gp, gbo
   return FALSE;
 }
 
-/* The plans' scratch, and the working frames of the GRAY8 and YUV formats (16-byte aligned
- * after the plans' part). */
+/* Where the working frames of the GRAY8 and YUV formats start in a slot's scratch: after the
+ * largest scratch of the plans, 256-byte aligned. */
 static size_t
-plans_scratch_bytes (GstCudaSmoothGpu * gpu)
+work_offset (GstCudaSmoothGpu * gpu)
 {
   size_t bytes = 0;
   for (int g = 0; g < 2; g++)
     for (int l = 0; l < N_LAYOUTS; l++)
       if (gpu->plans[g][l])
         bytes = MAX (bytes, cs_cuda_plan_scratch_bytes (gpu->plans[g][l]));
-  bytes = (bytes + 255) / 256 * 256;
+  return (bytes + 255) / 256 * 256;
+}
+
+/* The plans' scratch, and the working frames where the format is not RGBA. */
+static size_t
+plans_scratch_bytes (GstCudaSmoothGpu * gpu)
+{
+  size_t bytes = work_offset (gpu);
   if (!gpu->layout.packed_rgb)
     bytes += cs_cuda_channels_work_bytes (GST_VIDEO_INFO_WIDTH (&gpu->info), GST_VIDEO_INFO_HEIGHT (&gpu->info));
   return bytes;
@@ -390,17 +397,12 @@ run_groups (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * con
 {
   const guint n = gst_cuda_smooth_frame_n_fields (&p->in_frame, &gpu->info);
   gint in_strides[GST_VIDEO_MAX_PLANES], out_strides[GST_VIDEO_MAX_PLANES];
-  size_t plan_scratch = 0;
   cudaError_t err = cudaSuccess;
   for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (&gpu->info); i++) {
     in_strides[i] = (gint) in_pitch[i];
     out_strides[i] = (gint) out_pitch[i];
   }
-  for (int g = 0; g < 2; g++)
-    for (int l = 0; l < N_LAYOUTS; l++)
-      if (gpu->plans[g][l])
-        plan_scratch = MAX (plan_scratch, cs_cuda_plan_scratch_bytes (gpu->plans[g][l]));
-  guint8 *work = (guint8 *) scratch + (plan_scratch + 255) / 256 * 256;
+  guint8 *work = (guint8 *) scratch + work_offset (gpu);
   for (guint g = 0; g < gpu->layout.n_groups && err == cudaSuccess; g++)
     for (guint f = 0; f < n && err == cudaSuccess; f++) {
       const CsCudaPlan *plan = gpu->plans[g][n == 1 ? WHOLE : f == 0 ? TOP : BOTTOM];

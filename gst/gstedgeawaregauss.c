@@ -77,11 +77,9 @@ subsample_params (gconstpointer params, int s, gpointer out)
 }
 
 static int
-filter_cpu (gconstpointer params, int sx, int sy, const CsImage * src, CsImage * dst, int n_threads,
-    CsCpuWorkspace * ws)
+filter_cpu (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads, CsCpuWorkspace * ws)
 {
-  const CsEdgeAwareParams px = cs_edgeaware_params_subsampled (params, sx), py = cs_edgeaware_params_subsampled (params, sy);
-  return cs_cpu_edgeaware_axes (src, dst, &px, &py, n_threads, ws);
+  return cs_cpu_edgeaware (src, dst, params, n_threads, ws);
 }
 
 static int

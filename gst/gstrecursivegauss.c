@@ -106,11 +106,9 @@ subsample_params (gconstpointer params, int s, gpointer out)
 }
 
 static int
-filter_cpu (gconstpointer params, int sx, int sy, const CsImage * src, CsImage * dst, int n_threads,
-    CsCpuWorkspace * ws)
+filter_cpu (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads, CsCpuWorkspace * ws)
 {
-  const CsRecursiveParams px = cs_recursive_params_subsampled (params, sx), py = cs_recursive_params_subsampled (params, sy);
-  return cs_cpu_recursive_axes (src, dst, &px, &py, n_threads, ws);
+  return cs_cpu_recursive (src, dst, params, n_threads, ws);
 }
 
 static int

@@ -209,11 +209,7 @@ START_TEST (test_channel_views)
   const int w = sizes[size][0], h = sizes[size][1];
   const size_t pitch = cs_test_view_pitch (k, w), bytes = pitch * h;
   uint8_t *in = malloc (bytes), *expected = malloc (bytes), *got = malloc (bytes);
-  uint32_t seed = 777u + _i;
-  for (size_t b = 0; b < bytes; b++) {
-    seed = seed * 1664525u + 1013904223u;
-    in[b] = (uint8_t) ((b % 61) * 3 + (seed >> 29));
-  }
+  cs_test_fill_bytes (in, bytes, 777u + _i);
   memset (expected, 0xA5, bytes);
   memset (got, 0xA5, bytes);
   CsEdgeAwareParams e = cs_edgeaware_params_default ();

@@ -747,11 +747,7 @@ START_TEST (test_channel_views)
   const int w = sizes[size][0], h = sizes[size][1];
   const size_t pitch = cs_test_view_pitch (k, w), bytes = pitch * h;
   uint8_t *in = malloc (bytes), *expected = malloc (bytes), *got = malloc (bytes), *again = malloc (bytes);
-  uint32_t seed = 12345u + _i;
-  for (size_t b = 0; b < bytes; b++) {
-    seed = seed * 1664525u + 1013904223u;
-    in[b] = (uint8_t) ((b % 61) * 3 + (seed >> 29));   /* ramps with noise */
-  }
+  cs_test_fill_bytes (in, bytes, 12345u + _i);
   CsTestJob job = { filter == 0 ? CS_TEST_EDGEAWARE : filter == 1 ? CS_TEST_BILATERAL : CS_TEST_RECURSIVE,
     cs_edgeaware_params_default (), cs_bilateral_params_default (), cs_recursive_params_default () };
   job.ea.blocks_per_stripe = 1;

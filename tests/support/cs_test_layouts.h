@@ -38,4 +38,13 @@ static inline size_t cs_test_view_pitch (const CsTestViewKind *k, int w)
   return (size_t) w * k->step + 13;
 }
 
+/* bytes of ramps with noise (every byte: the views' samples and what lies between them) */
+static inline void cs_test_fill_bytes (uint8_t *buf, size_t bytes, uint32_t seed)
+{
+  for (size_t b = 0; b < bytes; b++) {
+    seed = seed * 1664525u + 1013904223u;
+    buf[b] = (uint8_t) ((b % 61) * 3 + (seed >> 29));
+  }
+}
+
 #endif /* CS_TEST_LAYOUTS_H */
