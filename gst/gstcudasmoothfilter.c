@@ -663,6 +663,10 @@ make_pool (GstCudaSmoothFilter * self, GstCaps * caps, gboolean cuda_memory, gui
   GstStructure *config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info), min, 0);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+#ifdef HAVE_CUDA
+  if (cuda_memory)
+    gst_cuda_smooth_gpu_configure_pool (&priv->gpu, config);
+#endif
   if (!gst_buffer_pool_set_config (pool, config)) {
     gst_object_unref (pool);
     return NULL;
@@ -749,6 +753,10 @@ gst_cuda_smooth_filter_decide_allocation (GstBaseTransform * trans, GstQuery * q
     gst_buffer_pool_config_set_params (config, caps, MAX (size, GST_VIDEO_INFO_SIZE (&info)), min, max);
     if (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
       gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+#ifdef HAVE_CUDA
+    if (priv->out_cuda_caps)
+      gst_cuda_smooth_gpu_configure_pool (&priv->gpu, config);
+#endif
     if (!gst_buffer_pool_set_config (pool, config))
       gst_clear_object (&pool);
   }

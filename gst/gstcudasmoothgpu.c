@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
@@ -83,6 +84,24 @@ free_plans (GstCudaSmoothGpu * gpu)
   gpu->have_params = FALSE;
 }
 
+/* With the context pushed and the streams idle. */
+static void
+destroy_streams (GstCudaSmoothGpu * gpu)
+{
+  for (int i = 0; i < GST_CUDA_SMOOTH_SLOTS; i++) {
+    if (gpu->streams[i])
+      cudaStreamDestroy (gpu->streams[i]);
+#if GST_CUDA_SMOOTH_MEMORY_STREAMS
+    if (gpu->ready[i])
+      cudaEventDestroy (gpu->ready[i]);
+    if (gpu->done[i])
+      cudaEventDestroy (gpu->done[i]);
+    gpu->ready[i] = gpu->done[i] = NULL;
+#endif
+  }
+  memset (gpu->streams, 0, sizeof gpu->streams);
+}
+
 gboolean
 gst_cuda_smooth_gpu_open (GstCudaSmoothGpu * gpu, GstElement * element, gint device_id, gchar ** why)
 {
@@ -106,6 +125,14 @@ gst_cuda_smooth_gpu_open (GstCudaSmoothGpu * gpu, GstElement * element, gint dev
   }
   for (int i = 0; i < GST_CUDA_SMOOTH_SLOTS && err == cudaSuccess; i++)
     err = cudaStreamCreateWithFlags (&gpu->streams[i], cudaStreamNonBlocking);
+#if GST_CUDA_SMOOTH_MEMORY_STREAMS
+  for (int i = 0; i < GST_CUDA_SMOOTH_SLOTS && err == cudaSuccess; i++) {
+    step = "creating its events";
+    err = cudaEventCreateWithFlags (&gpu->ready[i], cudaEventDisableTiming);
+    if (err == cudaSuccess)
+      err = cudaEventCreateWithFlags (&gpu->done[i], cudaEventDisableTiming);
+  }
+#endif
   if (err == cudaSuccess) {
     step = "querying the device";
     err = cs_cuda_device_query (&gpu->dev);
@@ -114,12 +141,8 @@ gst_cuda_smooth_gpu_open (GstCudaSmoothGpu * gpu, GstElement * element, gint dev
     step = "loading the kernels";
     err = cs_cuda_check_kernels ();
   }
-  if (err != cudaSuccess) {
-    for (int i = 0; i < GST_CUDA_SMOOTH_SLOTS; i++)
-      if (gpu->streams[i])
-        cudaStreamDestroy (gpu->streams[i]);
-    memset (gpu->streams, 0, sizeof gpu->streams);
-  }
+  if (err != cudaSuccess)
+    destroy_streams (gpu);
   pop ();
   if (err == cudaErrorNoKernelImageForDevice || err == cudaErrorUnsupportedPtxVersion) {
     *why = g_strdup_printf ("this build has no kernels for the GPU (compute capability %d.%d; %s): "
@@ -132,6 +155,10 @@ gst_cuda_smooth_gpu_open (GstCudaSmoothGpu * gpu, GstElement * element, gint dev
     return FALSE;
   }
   gpu->have_streams = TRUE;
+#if GST_CUDA_SMOOTH_MEMORY_STREAMS
+  /* one stream for the pools: a pool's buffers all carry the same one */
+  gpu->pool_stream = gst_cuda_stream_new (gpu->ctx);
+#endif
   GST_INFO ("CUDA device: compute capability %d.%d, %d SMs, %d bytes of shared memory a block", gpu->dev.cc_major,
       gpu->dev.cc_minor, gpu->dev.sm_count, gpu->dev.max_shared_per_block);
   return TRUE;
@@ -146,9 +173,7 @@ gst_cuda_smooth_gpu_close (GstCudaSmoothGpu * gpu)
   if (push (gpu)) {
     sync_streams (gpu);
     free_slots (gpu);
-    for (int i = 0; i < GST_CUDA_SMOOTH_SLOTS; i++)
-      if (gpu->have_streams && gpu->streams[i])
-        cudaStreamDestroy (gpu->streams[i]);
+    destroy_streams (gpu);
     pop ();
   } else {
     /* Nothing of the context can be freed without it; its allocations go with it when its
@@ -158,6 +183,11 @@ gst_cuda_smooth_gpu_close (GstCudaSmoothGpu * gpu)
   }
   memset (gpu->streams, 0, sizeof gpu->streams);
   gpu->have_streams = FALSE;
+#if GST_CUDA_SMOOTH_MEMORY_STREAMS
+  memset (gpu->ready, 0, sizeof gpu->ready);
+  memset (gpu->done, 0, sizeof gpu->done);
+  g_clear_pointer (&gpu->pool_stream, gst_cuda_stream_unref);
+#endif
   gst_clear_object (&gpu->ctx);
 }
 
@@ -350,6 +380,41 @@ gst_cuda_smooth_gpu_map (GstCudaSmoothGpu * gpu, GstVideoFrame * frame, GstBuffe
   return gst_cuda_smooth_frame_map (frame, &gpu->info, buf, flags | (*on_device ? GST_MAP_CUDA : 0), why);
 }
 
+void
+gst_cuda_smooth_gpu_configure_pool (GstCudaSmoothGpu * gpu, GstStructure * config)
+{
+#if GST_CUDA_SMOOTH_MEMORY_STREAMS
+  GstCudaStream *theirs = gst_buffer_pool_config_get_cuda_stream (config);
+  if (theirs)
+    gst_cuda_stream_unref (theirs);
+  else if (gpu->pool_stream)
+    gst_buffer_pool_config_set_cuda_stream (config, gpu->pool_stream);
+#else
+  (void) gpu;
+  (void) config;
+#endif
+}
+
+#if GST_CUDA_SMOOTH_MEMORY_STREAMS
+/* The stream of a buffer mapped on the device (one CUDA memory), as the runtime API takes
+ * it; NULL for none (the default stream: its producer finished before pushing). */
+static cudaStream_t
+memory_stream (GstBuffer * buf)
+{
+  GstCudaStream *s = gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf, 0)));
+  return s ? (cudaStream_t) gst_cuda_stream_get_handle (s) : NULL;
+}
+
+/* stream waits for the work enqueued on `on` so far (event: free for reuse once recorded
+ * and waited on: a wait takes the record it sees when it is enqueued) */
+static cudaError_t
+wait_for (cudaStream_t stream, cudaStream_t on, cudaEvent_t event)
+{
+  cudaError_t err = cudaEventRecord (event, on);
+  return err == cudaSuccess ? cudaStreamWaitEvent (stream, event, 0) : err;
+}
+#endif
+
 /* Picture i of n of a frame whose rows start at base, pitch apart, as cs_cuda.h takes it. */
 static CsCudaImage
 device_picture (const GstCudaSmoothPicture * pic, guint i, guint n, void *base, size_t pitch, int alpha_offset)
@@ -450,6 +515,16 @@ gst_cuda_smooth_gpu_submit (GstCudaSmoothGpu * gpu, GstCudaSmoothPending * p, gb
   p->slot = slot;
   const cudaStream_t stream = gpu->streams[slot];
   const GstCudaSmoothSlot *s = &gpu->slots[slot];
+#if GST_CUDA_SMOOTH_MEMORY_STREAMS
+  /* the input's producer and the output's last readers may still have work on their streams */
+  const cudaStream_t in_stream = in_dev ? memory_stream (p->inbuf) : NULL;
+  const cudaStream_t out_stream = out_dev ? memory_stream (p->outbuf) : NULL;
+  *what = "waiting for the buffers' streams";
+  if (in_stream && (err = wait_for (stream, in_stream, gpu->ready[slot])) != cudaSuccess)
+    goto out;
+  if (out_stream && out_stream != in_stream && (err = wait_for (stream, out_stream, gpu->ready[slot])) != cudaSuccess)
+    goto out;
+#endif
   guint8 *in[GST_VIDEO_MAX_PLANES] = { 0 }, *out[GST_VIDEO_MAX_PLANES] = { 0 }, *host_out[GST_VIDEO_MAX_PLANES] = { 0 };
   size_t in_pitch[GST_VIDEO_MAX_PLANES] = { 0 }, out_pitch[GST_VIDEO_MAX_PLANES] = { 0 };
   size_t host_out_pitch[GST_VIDEO_MAX_PLANES] = { 0 };
@@ -484,6 +559,21 @@ gst_cuda_smooth_gpu_submit (GstCudaSmoothGpu * gpu, GstCudaSmoothPending * p, gb
     *what = "cudaMemcpy2DAsync (download)";
     err = copy_planes (gpu, host_out, host_out_pitch, out, out_pitch, cudaMemcpyDeviceToHost, stream);
   }
+#if GST_CUDA_SMOOTH_MEMORY_STREAMS
+  if (err == cudaSuccess && in_stream && out_stream) {
+    /* Downstream syncs the output's stream (gst_cuda_memory_sync) or shares it; upstream's
+     * next work on the input's stream (refilling this buffer) comes after our reads. So the
+     * frame leaves now, without a host wait. */
+    *what = "ordering the buffers' streams after the frame";
+    if ((err = wait_for (out_stream, stream, gpu->done[slot])) == cudaSuccess && in_stream != out_stream)
+      err = cudaStreamWaitEvent (in_stream, gpu->done[slot], 0);
+    if (err == cudaSuccess)
+      p->slot = -1;
+    if (err == cudaSuccess && !gpu->told_ordered)
+      GST_INFO ("CUDA memory on both sides with streams: frames leave ordered by the streams, without a host wait");
+    gpu->told_ordered = TRUE;
+  }
+#endif
 out:
   pop ();
   return err;

@@ -17,6 +17,7 @@
 
 #define GST_USE_UNSTABLE_API
 #include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
 
 #include "cs_cuda.h"
 #include "gstcudasmoothframe.h"
@@ -25,6 +26,13 @@
 G_BEGIN_DECLS
 
 #define GST_CUDA_SMOOTH_SLOTS 3
+
+/* GStreamer 1.24 gave CUDA memory a stream of its own (GstCudaStream): a producer enqueues
+ * its work on that stream and pushes at once, and a consumer orders its own work after it
+ * (gst_cuda_memory_sync, or a stream wait). With it, frames in CUDA memory on both sides
+ * need no host wait here (gst_cuda_smooth_gpu_submit); before 1.24 a buffer is pushed only
+ * once its work has finished, which is the contract 1.22's CUDA elements keep. */
+#define GST_CUDA_SMOOTH_MEMORY_STREAMS GST_CHECK_VERSION (1, 24, 0)
 
 /* Makes a plan of the filter for params, width x height pictures whose samples lie sx and sy
  * luma pixels apart, and dev (cs_cuda.h). */
@@ -43,6 +51,12 @@ typedef struct
   CsCudaDevice dev;
   cudaStream_t streams[GST_CUDA_SMOOTH_SLOTS];
   gboolean have_streams;
+#if GST_CUDA_SMOOTH_MEMORY_STREAMS
+  GstCudaStream *pool_stream;   /* given to the CUDA buffer pools we configure */
+  cudaEvent_t ready[GST_CUDA_SMOOTH_SLOTS];   /* a slot waits on its input's stream */
+  cudaEvent_t done[GST_CUDA_SMOOTH_SLOTS];    /* the buffers' streams wait on a slot's frame */
+  gboolean told_ordered;        /* logged that frames leave ordered by streams */
+#endif
 
   /* set with the caps */
   GstVideoInfo info;
@@ -94,9 +108,16 @@ guint64 gst_cuda_smooth_gpu_slot_bytes (GstCudaSmoothGpu * gpu);
 gboolean gst_cuda_smooth_gpu_map (GstCudaSmoothGpu * gpu, GstVideoFrame * frame, GstBuffer * buf,
     GstMapFlags flags, gboolean * on_device, gchar ** why);
 
+/* Configures a CUDA buffer pool's config for our output: with GStreamer >= 1.24 our
+ * stream where the pool has none (downstream's stays, and our frames are ordered before it). */
+void gst_cuda_smooth_gpu_configure_pool (GstCudaSmoothGpu * gpu, GstStructure * config);
+
 /* Enqueues a mapped frame's upload, the plans' kernels (a copy where identity) and its
  * download on a slot (round robin over the slots when `overlap`, else slot 0); p->slot is
- * set to it. Parameters that differ from the last frame's replace the plans, once the
+ * set to it. With GStreamer >= 1.24, a frame whose input and output are CUDA memory with
+ * streams is ordered by those streams instead: the slot's work waits for the input's
+ * stream, and both buffers' streams wait for the slot's work, so that p->slot is left −1
+ * (complete: it can be pushed now, and its input released). Parameters that differ from the last frame's replace the plans, once the
  * streams are idle. On failure: the CUDA error and *what was being done; a slot whose
  * buffers the device has no memory for is given up (*slots_lost) and the frame runs on
  * slot 0. */

@@ -3,8 +3,9 @@
  *
  * On the GPU a frame's upload, kernels and download are enqueued on one of the executor's
  * streams and the frame waits here, mapped, until it is pushed: up to `depth` frames
- * stay in flight so that the transfers of one overlap the kernels of the next. Frames leave
- * in the order they came; serialized events drain the queue first, a flush drops it.
+ * stay in flight so that the transfers of one overlap the kernels of the next (frames that
+ * streams order, gstcudasmoothgpu.h, are complete at once). Frames leave in the order they
+ * came; serialized events drain the queue first, a flush drops it.
  */
 #ifndef __GST_CUDA_SMOOTH_QUEUE_H__
 #define __GST_CUDA_SMOOTH_QUEUE_H__

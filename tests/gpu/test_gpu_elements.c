@@ -2,7 +2,8 @@
  * memory in and out), mixed memory (CUDA in, system out and the reverse), GPU and CPU
  * backends against the double reference on the same frames, a frame too large for the
  * device, a device with room for fewer frames in flight than overlap asks for, shares of the
- * pinned output buffers, CUDA buffers whose video meta points outside their memory.
+ * pinned output buffers, CUDA buffers whose video meta points outside their memory, three
+ * elements chained in CUDA memory.
  * Skips (exit 77) with the reason where no usable CUDA device exists.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -638,6 +639,66 @@ GST_START_TEST (test_nvh264dec_zero_copy)
 }
 GST_END_TEST;
 
+/* Three elements chained in CUDA memory give, frame for frame, the bytes the same elements
+ * give in system memory (where every frame is uploaded, filtered and downloaded, finished
+ * before it moves on): no element reads a frame before the one upstream has written it,
+ * and none writes a buffer that is still being read. 4K noise, so that every kernel runs
+ * long enough for a missing wait to show. With GStreamer >= 1.24 the frames travel with
+ * their streams (no host wait between the elements): each buffer that comes out must carry
+ * one. */
+static GstBuffer **run_chain (gboolean cuda_memory, int frames)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time caps=video/x-raw,format=RGBA,width=%d,height=%d,"
+      "framerate=30/1 ! %s edgeawaregauss backend=cuda sigma=6 ! bilateral backend=cuda radius=2 ! "
+      "recursivegauss backend=cuda sigma=3 ! %s ! appsink name=out sync=false", BIG_W, BIG_H,
+      cuda_memory ? "cudaupload !" : "", cuda_memory ? "video/x-raw(memory:CUDAMemory)" : "video/x-raw");
+  GstElement *p = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src"), *sink = gst_bin_get_by_name (GST_BIN (p), "out");
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  for (int i = 0; i < frames; i++) {
+    GstBuffer *b = big_frame ();
+    GstMapInfo m;
+    gst_buffer_map (b, &m, GST_MAP_WRITE);
+    m.data[i] ^= 0xFF;   /* each frame its own */
+    gst_buffer_unmap (b, &m);
+    ck_assert_int_eq (gst_app_src_push_buffer (GST_APP_SRC (src), b), GST_FLOW_OK);
+  }
+  ck_assert_int_eq (gst_app_src_end_of_stream (GST_APP_SRC (src)), GST_FLOW_OK);
+  GstBuffer **out = g_new0 (GstBuffer *, frames);
+  for (int i = 0; i < frames; i++) {
+    out[i] = pull (sink);
+    ck_assert_msg (out[i] != NULL, "frame %d did not come out (%s memory)", i, cuda_memory ? "CUDA" : "system");
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  return out;
+}
+
+GST_START_TEST (test_chain_in_cuda_memory)
+{
+  const int frames = 6;
+  GstBuffer **system = run_chain (FALSE, frames), **device = run_chain (TRUE, frames);
+  for (int i = 0; i < frames; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (device[i], 0);
+    ck_assert_msg (gst_is_cuda_memory (mem), "frame %d is not in CUDA memory", i);
+#if GST_CHECK_VERSION (1, 24, 0)
+    ck_assert_msg (gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (mem)) != NULL,
+        "frame %d carries no CUDA stream", i);
+#endif
+    ck_assert_msg (same_frame (system[i], device[i]), "frame %d differs between CUDA and system memory", i);
+    gst_buffer_unref (system[i]);
+    gst_buffer_unref (device[i]);
+  }
+  printf ("%d 4K frames through three elements in CUDA memory%s: the same bytes as in system memory\n", frames,
+      GST_CHECK_VERSION (1, 24, 0) ? ", ordered by their streams" : "");
+  g_free (system);
+  g_free (device);
+}
+GST_END_TEST;
+
 static Suite *gpu_suite (void)
 {
   Suite *s = suite_create ("gpu-elements");
@@ -650,6 +711,7 @@ static Suite *gpu_suite (void)
   tcase_add_loop_test (tc, test_cuda_memory_forged_meta, 0, 2);
   tcase_add_test (tc, test_two_gpus);
   tcase_add_test (tc, test_nvh264dec_zero_copy);
+  tcase_add_test (tc, test_chain_in_cuda_memory);
   suite_add_tcase (s, tc);
   return s;
 }
