@@ -519,6 +519,8 @@ gst_cuda_smooth_gpu_submit (GstCudaSmoothGpu * gpu, GstCudaSmoothPending * p, gb
   /* the input's producer and the output's last readers may still have work on their streams */
   const cudaStream_t in_stream = in_dev ? memory_stream (p->inbuf) : NULL;
   const cudaStream_t out_stream = out_dev ? memory_stream (p->outbuf) : NULL;
+  GST_LOG ("frame on slot %d: input %s, output %s", slot, !in_dev ? "uploaded" : in_stream ? "with a stream" : "without",
+      !out_dev ? "downloaded" : out_stream ? "with a stream" : "without");
   *what = "waiting for the buffers' streams";
   if (in_stream && (err = wait_for (stream, in_stream, gpu->ready[slot])) != cudaSuccess)
     goto out;

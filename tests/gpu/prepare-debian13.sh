@@ -18,14 +18,15 @@ trap cleanup EXIT
 bind () { mkdir -p "$root$2"; mountpoint -q "$root$2" || { mount --bind "$1" "$root$2"; mounts+=("$root$2"); }; }
 mountpoint -q "$root/proc" || { mount -t proc proc "$root/proc"; mounts+=("$root/proc"); }
 bind /dev /dev
-bind "$top" /src
+bind "$top" "$top"   # the same path inside: the tests find their data files by absolute path
 bind "$(readlink -f /usr/local/cuda)" /usr/local/cuda
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 chroot "$root" /bin/bash -euo pipefail -c "
 export DEBIAN_FRONTEND=noninteractive PATH=/usr/local/cuda/bin:\$PATH
 # x264enc makes the H.264 clip of the decode test
 dpkg -s gstreamer1.0-plugins-ugly >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends gstreamer1.0-plugins-ugly >/dev/null
-cd /src
+cd "$top"
+grep -qs "$top/" /tmp/build-gpu-trixie/build.ninja || rm -rf /tmp/build-gpu-trixie   # made from another checkout
 [ -d /tmp/build-gpu-trixie ] || meson setup /tmp/build-gpu-trixie --werror -Dbuildtype=release -Dcuda-architectures=${CUDA_ARCH:-90} >/dev/null
 ninja -C /tmp/build-gpu-trixie >/dev/null
 rm -rf /tmp/pack && mkdir -p /tmp/pack/lib /tmp/pack/plugins /tmp/pack/bin /tmp/pack/build/gst /tmp/pack/build/tests/gst

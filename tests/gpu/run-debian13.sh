@@ -11,7 +11,7 @@ suites=${*:-gpu-elements elements-cuda formats-cuda hostile-cuda}
 export GST_PLUGIN_PATH="$rt/build/gst" GST_PLUGIN_SYSTEM_PATH_1_0="$rt/plugins" GST_PLUGIN_SYSTEM_PATH="$rt/plugins"
 export GST_REGISTRY="${TMPDIR:-/tmp}/gst-registry-debian13.bin" GST_REGISTRY_FORK=no CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-60}
 run () { "$rt/ld.so" --library-path "$rt/lib" "$@"; }
-echo "GStreamer $(cat "$rt/VERSION"): $(run "$rt/bin/gst-inspect-1.0" cudasmooth 2>&1 | grep -c 'cudasmooth:' ) elements"
+echo "GStreamer $(cat "$rt/VERSION"): $(run "$rt/bin/gst-inspect-1.0" 2>&1 | grep -c '^cudasmooth:') elements of cudasmooth"
 failed=0
 for s in $suites; do
   start=$(date +%s)
