@@ -231,31 +231,16 @@ __device__ __forceinline__ unsigned int on_chip_word (int x, int y)
   return ((unsigned int) x * 0x9E3779B1u ^ (unsigned int) y * 0x85EBCA77u) | 0xFF000000u;
 }
 
-/* A 64 x 8K block of outputs; thread (tx, ty) computes columns x0 + tx and x0 + tx + 32
- * of rows K·ty .. K·ty + K − 1. The tile entry [sy][sx] holds the colours (64 + v/16, or
- * scaled from r = 4) of the pixels at columns x0 + sx − R and x0 + sx − R + 32 as three
- * half2 and their alphas, so every lane reads its own consecutive 16 bytes. Tile row r
- * serves output rows r − 2R .. r of the thread: windows
- * up to r = 3 unroll completely; larger ones loop over the rows that serve all K and
- * unroll the first and last K − 1, so no tap is tested for being in its window.
- * kOnChip (a benchmark floor, bilateral_gauss_half_on_chip): the same kernel without its
- * DRAM traffic — frame words made from the pixel positions instead of loaded, outputs
- * computed and not stored (RGBA order; `in` is not read, `out` never written). */
-template <int R, bool kOnChip = false>
-__global__ void __launch_bounds__ (kBlockW * kBlockH, kTileBlocksPerSm)
-bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
+/* Load: the block's tile, each thread all its entries' words before it converts and stores
+ * any: one memory latency per block instead of one per entry (a loop that the compiler
+ * unrolls by 4 leaves up to 3 entries to a remainder loop, one latency each, and the barrier
+ * waits for the slowest thread). */
+template <int R, bool kOnChip, int SH, int SW>
+__device__ __forceinline__ void load_tile (const Lines &in, int x0, int y0, int width, int height, const HalfGaussK &k,
+    const ByteLayout &bytes, uint4 (&tile)[SH][SW])
 {
   constexpr int K = rows_per_thread<R> (), kOutH = kBlockH * K;
   constexpr bool kScaled = scaled_row_sums<R> ();
-  constexpr int SW = kPairStride + 2 * R, SH = kOutH + 2 * R;
-  static_assert (R <= 3 || K - 1 <= 2 * R + 1, "the row loop's rows must serve all K output rows");
-  __shared__ uint4 tile[SH][SW];
-  const int x0 = blockIdx.x * kOutW, y0 = blockIdx.y * kOutH;
-  const ByteLayout bytes (in.alpha_first);
-  /* Each thread loads all its entries' words before it converts and stores any: one memory
-   * latency per block instead of one per entry (a loop that the compiler unrolls by 4
-   * leaves up to 3 entries to a remainder loop, one latency each, and the barrier waits
-   * for the slowest thread). */
   constexpr int kEntries = SW * SH, kThreads = kBlockW * kBlockH, kPerThread = (kEntries + kThreads - 1) / kThreads;
   const int first = threadIdx.y * kBlockW + threadIdx.x;
   unsigned int a[kPerThread], b[kPerThread];
@@ -293,10 +278,15 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
       tile[sy][sx] = make_uint4 (q[0], q[1], q[2], __byte_perm (a[e], b[e], bytes.alpha_pair));
     }
   }
-  __syncthreads ();
+}
 
+/* Compute: the K windows of a thread's two columns, their sums over the tile's rows */
+template <int R, int SH, int SW>
+__device__ __forceinline__ void window_sums (const uint4 (&tile)[SH][SW], const HalfGaussK &k, HalfWindows<rows_per_thread<R> ()> &s)
+{
+  constexpr int K = rows_per_thread<R> ();
+  constexpr bool kScaled = scaled_row_sums<R> ();
   const int tx = threadIdx.x, ty0 = threadIdx.y * K;
-  HalfWindows<K> s;
 #pragma unroll
   for (int j = 0; j < K; j++) {
     const uint4 c = tile[ty0 + j + R][tx + R];
@@ -330,12 +320,21 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
       for (int c4 = 0; c4 < 4; c4++)
         s.acc[j][c4] = s.window[j][c4];
   }
+}
 
+/* Store: the K rows of a thread's two columns, each window's sum normalised and added to its
+ * centre. The addends 1024 + p are 16 times the exact colours; the scaled ones are not exact,
+ * so those windows load the centres' bytes again (all K rows' loads first, one latency; the
+ * tile load brought these lines into the caches). */
+template <int R, bool kOnChip>
+__device__ __forceinline__ void store_windows (const Lines &in, const Lines &out, int x0, int y0, int width, int height,
+    const HalfGaussK &k, const ByteLayout &bytes, const HalfWindows<rows_per_thread<R> ()> &s)
+{
+  constexpr int K = rows_per_thread<R> ();
+  constexpr bool kScaled = scaled_row_sums<R> ();
+  const int tx = threadIdx.x, ty0 = threadIdx.y * K;
   const int x = x0 + tx;
   const bool store_low = x < width, store_high = x + kPairStride < width;
-  /* the epilogue's addends 1024 + p: 16 times the exact colours; the scaled ones are not
-   * exact, so those windows load the centres' bytes again (all K rows' loads first, one
-   * latency; the tile load brought these lines into the caches) */
   unsigned int centre1024[K][3];
   if constexpr (kScaled) {
     const int x_low = min (x, width - 1), x_high = min (x + kPairStride, width - 1);
@@ -382,6 +381,33 @@ bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
     }
     o = reinterpret_cast<unsigned int *> (reinterpret_cast<char *> (o) + out.line_step);
   }
+}
+
+/* A 64 x 8K block of outputs; thread (tx, ty) computes columns x0 + tx and x0 + tx + 32
+ * of rows K·ty .. K·ty + K − 1. The tile entry [sy][sx] holds the colours (64 + v/16, or
+ * scaled from r = 4) of the pixels at columns x0 + sx − R and x0 + sx − R + 32 as three
+ * half2 and their alphas, so every lane reads its own consecutive 16 bytes. Tile row r
+ * serves output rows r − 2R .. r of the thread: windows
+ * up to r = 3 unroll completely; larger ones loop over the rows that serve all K and
+ * unroll the first and last K − 1, so no tap is tested for being in its window.
+ * kOnChip (a benchmark floor, bilateral_gauss_half_on_chip): the same kernel without its
+ * DRAM traffic — frame words made from the pixel positions instead of loaded, outputs
+ * computed and not stored (RGBA order; `in` is not read, `out` never written). */
+template <int R, bool kOnChip = false>
+__global__ void __launch_bounds__ (kBlockW * kBlockH, kTileBlocksPerSm)
+bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
+{
+  constexpr int K = rows_per_thread<R> (), kOutH = kBlockH * K;
+  constexpr int SW = kPairStride + 2 * R, SH = kOutH + 2 * R;
+  static_assert (R <= 3 || K - 1 <= 2 * R + 1, "the row loop's rows must serve all K output rows");
+  __shared__ uint4 tile[SH][SW];
+  const int x0 = blockIdx.x * kOutW, y0 = blockIdx.y * kOutH;
+  const ByteLayout bytes (in.alpha_first);
+  load_tile<R, kOnChip> (in, x0, y0, width, height, k, bytes, tile);
+  __syncthreads ();
+  HalfWindows<K> s;
+  window_sums<R> (tile, k, s);
+  store_windows<R, kOnChip> (in, out, x0, y0, width, height, k, bytes, s);
 }
 
 /* Radius 1 without shared memory: a warp per strip of 62 columns by 8 or 16 rows. Lane l

@@ -153,6 +153,83 @@ __device__ __forceinline__ void stage_columns (const Lines &t_in, const LinesPar
   }
 }
 
+/* Compute, rows: the warp's two n-tiles of T for the block's 16 rows, all three channels:
+ * F·Mᵀ (B fragments from `fragment`, k-steps outermost), the end terms and, carried, the
+ * start terms */
+template <int S, bool kCarried, class Fragment>
+__device__ __forceinline__ void row_products (__half (&f_plane)[3][kLinesPerBlock][16 * S + 8], const Fragment &fragment,
+    const unsigned int (&b_ends)[2], const float2 (&states)[kCarried ? 3 : 1][2], const uint2 (&betas)[2], int lane,
+    float (&acc)[3][2][4])
+{
+  constexpr int K = 16 * S, kStride = K + 8;
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int ch = 0; ch < 3; ch++)
+#pragma unroll
+    for (int j = 0; j < 2; j++)
+      acc[ch][j][0] = acc[ch][j][1] = acc[ch][j][2] = acc[ch][j][3] = 0.f;
+#pragma unroll
+  for (int k = 0; k < S; k++) {
+    const uint2 b0 = fragment (2 * (S - 1) - 2 * k), b1 = fragment (2 * (S - 1) - 2 * k + 1);
+#pragma unroll
+    for (int ch = 0; ch < 3; ch++) {
+      unsigned int a[4];
+      ldmatrix_x4 (a, shared_address (&f_plane[ch][lane & 15][(lane >> 4) * 8] + 16 * k));
+      mma (acc[ch][0], a, b0.x, b0.y);
+      mma (acc[ch][1], a, b1.x, b1.y);
+    }
+  }
+#pragma unroll
+  for (int ch = 0; ch < 3; ch++) {
+    const unsigned short *f16 = reinterpret_cast<const unsigned short *> (&f_plane[ch][0][0]);
+    const unsigned int ends_a[4] = {
+      t == 0 ? pack_halves (f16[g * kStride], f16[g * kStride + K - 1]) : 0u,
+      t == 0 ? pack_halves (f16[(g + 8) * kStride], f16[(g + 8) * kStride + K - 1]) : 0u, 0u, 0u };
+#pragma unroll
+    for (int j = 0; j < 2; j++)
+      mma (acc[ch][j], ends_a, b_ends[j], 0u);
+    if constexpr (kCarried) {
+      /* A: rows g, g + 8 (lines) × (s_hi, then s_lo); B: β_hi for both, then β_lo × s_hi */
+      const uint2 s0 = split_state (states[ch][0]), s1 = split_state (states[ch][1]);
+      const unsigned int a_first[4] = { s0.x, s1.x, s0.y, s1.y }, a_second[4] = { s0.x, s1.x, 0u, 0u };
+#pragma unroll
+      for (int j = 0; j < 2; j++) {
+        mma (acc[ch][j], a_first, betas[j].x, betas[j].x);
+        mma (acc[ch][j], a_second, betas[j].y, 0u);
+      }
+    }
+  }
+}
+
+/* Store, rows: T as half4 (r, g, b, 1024 + alpha); a lane's two pixels as one 16-byte store
+ * where they are aligned (x even: the rows are 256-byte aligned) */
+__device__ __forceinline__ void store_t_rows (const Lines &t_out, const LinesParams &p, const Window &w, int y_first,
+    int warp, int lane, const float (&acc)[3][2][4], const unsigned short (&alpha)[kLinesPerBlock][kAlphaStride])
+{
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int j = 0; j < 2; j++)
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+      const int y = y_first + g + 8 * h, x = w.st + 8 * (2 * warp + j) + 2 * t;
+      if (y >= p.height)
+        continue;
+      uint2 v[2];
+#pragma unroll
+      for (int i = 0; i < 2; i++)
+        v[i] = make_uint2 (halves (acc[0][j][2 * h + i], acc[1][j][2 * h + i]),
+            halves (acc[2][j][2 * h + i], 0.f) | (unsigned int) alpha[g + 8 * h][x + i - w.st] << 16);
+      uint2 *dst = reinterpret_cast<uint2 *> (t_out.at (y, x));
+      if (x % 2 == 0 && x + 1 < w.en)
+        *reinterpret_cast<uint4 *> (dst) = make_uint4 (v[0].x, v[0].y, v[1].x, v[1].y);
+      else
+#pragma unroll
+        for (int i = 0; i < 2; i++)
+          if (x + i < w.en)
+            dst[i] = v[i];
+    }
+}
+
 /* Rows: a block per (segment, 16 rows), a warp per quarter of the 64 outputs (two n-tiles),
  * all three channels: T = F·Mᵀ + the end terms, written as half4 (r, g, b, 1024 + alpha): the
  * column pass takes alpha from T, and needs no second read of the frame.
@@ -224,64 +301,134 @@ recursive_rows_mma (Lines in, Lines t_out, LinesParams p, CarriedStarts c)
   }
 
   float acc[3][2][4];
+  row_products<S, kCarried> (f_plane, fragment, b_ends, states, betas, lane, acc);
+  store_t_rows (t_out, p, w, y_first, warp, lane, acc, alpha);
+}
+
+/* The A fragments of the columns' products for m-tile `warp`: fragment k of k-step k, index
+ * warp − k + (S − 1); the end terms' A, columns 0, 1 = (−c(i + P), c(i + P − K)) for rows i
+ * (lanes with t = 0); carried, the start terms' A, β of rows g, g + 8 (hi, then lo). From the
+ * uploaded tables (carried), else from the parameters (the pairs through their shared copy). */
+template <int S, bool kCarried>
+struct ColumnFragments {
+  uint4 a_frag[S];
+  unsigned int ends_a[4] = { 0u, 0u, 0u, 0u };
+  unsigned int beta_first[4] = { 0u, 0u, 0u, 0u }, beta_second[4] = { 0u, 0u, 0u, 0u };
+
+  __device__ __forceinline__ ColumnFragments (const LinesParams &p, const CarriedStarts &c, const unsigned int *pairs,
+      const Window &w, int warp, int lane)
+  {
+    const int g = lane / 4, t = lane % 4, lane_pair = g - 2 * t + 16 * S - 2;
+    const auto pair_word = [&] (int i) {
+      if constexpr (kCarried)
+        return __ldg (&c.pairs[i]);
+      else
+        return pairs[i];
+    };
+    const auto end_word = [&] (int i) {
+      if constexpr (kCarried)
+        return __ldg (&c.ends[i]);
+      else
+        return p.ends[i];
+    };
 #pragma unroll
-  for (int ch = 0; ch < 3; ch++)
+    for (int k = 0; k < S; k++) {
+      const int i = lane_pair + 16 * (warp - k);   /* entries d, d + 8, d − 8, d */
+      const unsigned int d = pair_word (i);
+      a_frag[k] = make_uint4 (d, pair_word (i + 8), pair_word (i - 8), d);
+    }
+    if (t == 0) {
+      ends_a[0] = end_word (16 * warp + g);
+      ends_a[1] = end_word (16 * warp + g + 8);
+    }
+    if constexpr (kCarried) {
+      const uint2 b0 = start_powers (c, t, 16 * warp + g, w.en - w.st);
+      const uint2 b1 = start_powers (c, t, 16 * warp + g + 8, w.en - w.st);
+      beta_first[0] = beta_first[2] = b0.x;
+      beta_first[1] = beta_first[3] = b1.x;
+      beta_second[0] = b0.y;
+      beta_second[1] = b1.y;
+    }
+  }
+};
+
+/* Compute, columns: one half (16 columns, two n-tiles) of the block's columns for the warp's
+ * m-tile, all three channels: M·T, the end terms and, carried, the start terms from the
+ * block's states */
+template <int S, bool kCarried>
+__device__ __forceinline__ void column_half_products (__half (&t_plane)[3][16 * S][kColumnStride],
+    const ColumnFragments<S, kCarried> &f, const float2 (&block_states)[kCarried ? kCarryComponents : 1][kColumnsPerBlock],
+    int half, int lane, float (&acc)[3][2][4])
+{
+  constexpr int K = 16 * S;
+  const int g = lane / 4, t = lane % 4;
+  /* carried: lane t's states of this half's lines (columns) g of both n-tiles */
+  float2 states[kCarried ? 3 : 1][2];
+  if constexpr (kCarried)
+#pragma unroll
+    for (int ch = 0; ch < 3; ch++)
+#pragma unroll
+      for (int j = 0; j < 2; j++)
+        states[ch][j] = block_states[start_component (t, ch)][16 * half + 8 * j + g];
+#pragma unroll
+  for (int ch = 0; ch < 3; ch++) {
 #pragma unroll
     for (int j = 0; j < 2; j++)
       acc[ch][j][0] = acc[ch][j][1] = acc[ch][j][2] = acc[ch][j][3] = 0.f;
+    /* x4.trans: rows k .. k + 15 of columns 16·half .. + 15: b0, b1 of two n-tiles */
+    const __half *rows = &t_plane[ch][lane & 15][16 * half + (lane >> 4) * 8];
 #pragma unroll
-  for (int k = 0; k < S; k++) {
-    const uint2 b0 = fragment (2 * (S - 1) - 2 * k), b1 = fragment (2 * (S - 1) - 2 * k + 1);
-#pragma unroll
-    for (int ch = 0; ch < 3; ch++) {
-      unsigned int a[4];
-      ldmatrix_x4 (a, shared_address (&f_plane[ch][lane & 15][(lane >> 4) * 8] + 16 * k));
-      mma (acc[ch][0], a, b0.x, b0.y);
-      mma (acc[ch][1], a, b1.x, b1.y);
+    for (int k = 0; k < S; k++) {
+      unsigned int bv[4];
+      ldmatrix_x4_trans (bv, shared_address (rows + 16 * k * kColumnStride));
+      const unsigned int a[4] = { f.a_frag[k].x, f.a_frag[k].y, f.a_frag[k].z, f.a_frag[k].w };
+      mma (acc[ch][0], a, bv[0], bv[1]);
+      mma (acc[ch][1], a, bv[2], bv[3]);
     }
-  }
+    const unsigned short *t16 = reinterpret_cast<const unsigned short *> (&t_plane[ch][0][0]);
 #pragma unroll
-  for (int ch = 0; ch < 3; ch++) {
-    const unsigned short *f16 = reinterpret_cast<const unsigned short *> (&f_plane[ch][0][0]);
-    const unsigned int ends_a[4] = {
-      t == 0 ? pack_halves (f16[g * kStride], f16[g * kStride + K - 1]) : 0u,
-      t == 0 ? pack_halves (f16[(g + 8) * kStride], f16[(g + 8) * kStride + K - 1]) : 0u, 0u, 0u };
-#pragma unroll
-    for (int j = 0; j < 2; j++)
-      mma (acc[ch][j], ends_a, b_ends[j], 0u);
-    if constexpr (kCarried) {
-      /* A: rows g, g + 8 (lines) × (s_hi, then s_lo); B: β_hi for both, then β_lo × s_hi */
-      const uint2 s0 = split_state (states[ch][0]), s1 = split_state (states[ch][1]);
-      const unsigned int a_first[4] = { s0.x, s1.x, s0.y, s1.y }, a_second[4] = { s0.x, s1.x, 0u, 0u };
+    for (int j = 0; j < 2; j++) {
+      const int c = 16 * half + 8 * j + g;
+      const unsigned int b_ends = t == 0 ? pack_halves (t16[c], t16[(K - 1) * kColumnStride + c]) : 0u;
+      mma (acc[ch][j], f.ends_a, b_ends, 0u);
+    }
+    if constexpr (kCarried)
 #pragma unroll
       for (int j = 0; j < 2; j++) {
-        mma (acc[ch][j], a_first, betas[j].x, betas[j].x);
-        mma (acc[ch][j], a_second, betas[j].y, 0u);
+        /* B: column g (line) × (s_hi; s_lo), then (s_hi; 0) */
+        const uint2 sv = split_state (states[ch][j]);
+        mma (acc[ch][j], f.beta_first, sv.x, sv.y);
+        mma (acc[ch][j], f.beta_second, sv.x, 0u);
       }
-    }
   }
+}
 
-  /* T as half4 (r, g, b, 1024 + alpha); a lane's two pixels as one 16-byte store where they
-   * are aligned (x even: the rows are 256-byte aligned) */
+/* Store, columns: the half's pixels rounded half up, with alpha from T; x is even, so both
+ * pixels of a lane go in one 8-byte store where the row allows */
+__device__ __forceinline__ void store_column_half (const Lines &out, const LinesParams &p, const Window &w, int x_first,
+    int half, int warp, int lane, const float (&acc)[3][2][4], const unsigned char (&alpha)[kSegment][kColumnsPerBlock])
+{
+  const int g = lane / 4, t = lane % 4;
 #pragma unroll
   for (int j = 0; j < 2; j++)
 #pragma unroll
     for (int h = 0; h < 2; h++) {
-      const int y = y_first + g + 8 * h, x = w.st + 8 * (2 * warp + j) + 2 * t;
-      if (y >= p.height)
+      const int y = w.st + 16 * warp + g + 8 * h, x = x_first + 16 * half + 8 * j + 2 * t;
+      if (y >= w.en)
         continue;
-      uint2 v[2];
+      unsigned int v[2];
 #pragma unroll
       for (int i = 0; i < 2; i++)
-        v[i] = make_uint2 (halves (acc[0][j][2 * h + i], acc[1][j][2 * h + i]),
-            halves (acc[2][j][2 * h + i], 0.f) | (unsigned int) alpha[g + 8 * h][x + i - w.st] << 16);
-      uint2 *dst = reinterpret_cast<uint2 *> (t_out.at (y, x));
-      if (x % 2 == 0 && x + 1 < w.en)
-        *reinterpret_cast<uint4 *> (dst) = make_uint4 (v[0].x, v[0].y, v[1].x, v[1].y);
+        v[i] = pack_pixel (round_to_byte (acc[0][j][2 * h + i] + 0.5f), round_to_byte (acc[1][j][2 * h + i] + 0.5f),
+            round_to_byte (acc[2][j][2 * h + i] + 0.5f), alpha[16 * warp + g + 8 * h][16 * half + 8 * j + 2 * t + i],
+            out.alpha_first);
+      unsigned int *dst = reinterpret_cast<unsigned int *> (out.at (y, x));
+      if (x + 1 < p.width && (reinterpret_cast<uintptr_t> (dst) & 7) == 0)
+        *reinterpret_cast<uint2 *> (dst) = make_uint2 (v[0], v[1]);
       else
 #pragma unroll
         for (int i = 0; i < 2; i++)
-          if (x + i < w.en)
+          if (x + i < p.width)
             dst[i] = v[i];
     }
 }
@@ -295,60 +442,22 @@ template <int S, bool kCarried>
 __global__ void __launch_bounds__ (kLinesThreads, 4)
 recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
 {
-  constexpr int K = 16 * S, kPairs = 16 * S + kSegment - 2;
-  __shared__ __align__ (16) __half t_plane[3][K][kColumnStride];
+  constexpr int kPairs = 16 * S + kSegment - 2;
+  __shared__ __align__ (16) __half t_plane[3][16 * S][kColumnStride];
   __shared__ unsigned int pairs[kCarried ? 1 : kPairs];
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
   const Window w (p, blockIdx.y, p.height);
   if (w.en <= w.st)
     return;
   const int x_first = blockIdx.x * kColumnsPerBlock;
   let_next_kernel_start ();
 
-  /* A fragment of m-tile `warp` and k-step k: index warp − k + (S − 1); the end terms'
-   * A: columns 0, 1 = (−c(i + P), c(i + P − K)) for rows i (lanes with t = 0) */
-  const int lane_pair = g - 2 * t + 16 * S - 2;
-  uint4 a_frag[S];
-  unsigned int ends_a[4] = { 0u, 0u, 0u, 0u };
-  /* carried: A of the start terms, β of rows g, g + 8 of m-tile `warp` (hi, then lo) */
-  unsigned int beta_first[4] = { 0u, 0u, 0u, 0u }, beta_second[4] = { 0u, 0u, 0u, 0u };
   if constexpr (!kCarried) {
     for (int i = tid; i < kPairs; i += kLinesThreads)
       pairs[i] = p.pairs[i];
     __syncthreads ();
   }
-  /* the coefficients: from the uploaded tables (carried), else from the parameters (the pairs
-   * through their shared copy) */
-  const auto pair_word = [&] (int i) {
-    if constexpr (kCarried)
-      return __ldg (&c.pairs[i]);
-    else
-      return pairs[i];
-  };
-  const auto end_word = [&] (int i) {
-    if constexpr (kCarried)
-      return __ldg (&c.ends[i]);
-    else
-      return p.ends[i];
-  };
-#pragma unroll
-  for (int k = 0; k < S; k++) {
-    const int i = lane_pair + 16 * (warp - k);   /* entries d, d + 8, d − 8, d */
-    const unsigned int d = pair_word (i);
-    a_frag[k] = make_uint4 (d, pair_word (i + 8), pair_word (i - 8), d);
-  }
-  if (t == 0) {
-    ends_a[0] = end_word (16 * warp + g);
-    ends_a[1] = end_word (16 * warp + g + 8);
-  }
-  if constexpr (kCarried) {
-    const uint2 b0 = start_powers (c, t, 16 * warp + g, w.en - w.st);
-    const uint2 b1 = start_powers (c, t, 16 * warp + g + 8, w.en - w.st);
-    beta_first[0] = beta_first[2] = b0.x;
-    beta_first[1] = beta_first[3] = b1.x;
-    beta_second[0] = b0.y;
-    beta_second[1] = b1.y;
-  }
+  const ColumnFragments<S, kCarried> fragments (p, c, pairs, w, warp, lane);
   wait_for_previous_kernel ();   /* T and the scanned states */
   __shared__ __align__ (4) unsigned char alpha[kSegment][kColumnsPerBlock];
   /* carried: the block's states (32 columns × 12 components), loaded with T's window and
@@ -373,69 +482,9 @@ recursive_columns_mma (Lines t_in, Lines out, LinesParams p, CarriedStarts c)
   __syncthreads ();
 #pragma unroll 1
   for (int half = 0; half < 2; half++) {
-    /* carried: lane t's states of this half's lines (columns) g of both n-tiles */
-    float2 states[kCarried ? 3 : 1][2];
-    if constexpr (kCarried)
-#pragma unroll
-      for (int ch = 0; ch < 3; ch++)
-#pragma unroll
-        for (int j = 0; j < 2; j++)
-          states[ch][j] = block_states[start_component (t, ch)][16 * half + 8 * j + g];
     float acc[3][2][4];
-#pragma unroll
-    for (int ch = 0; ch < 3; ch++) {
-#pragma unroll
-      for (int j = 0; j < 2; j++)
-        acc[ch][j][0] = acc[ch][j][1] = acc[ch][j][2] = acc[ch][j][3] = 0.f;
-      /* x4.trans: rows k .. k + 15 of columns 16·half .. + 15: b0, b1 of two n-tiles */
-      const __half *rows = &t_plane[ch][lane & 15][16 * half + (lane >> 4) * 8];
-#pragma unroll
-      for (int k = 0; k < S; k++) {
-        unsigned int bv[4];
-        ldmatrix_x4_trans (bv, shared_address (rows + 16 * k * kColumnStride));
-        const unsigned int a[4] = { a_frag[k].x, a_frag[k].y, a_frag[k].z, a_frag[k].w };
-        mma (acc[ch][0], a, bv[0], bv[1]);
-        mma (acc[ch][1], a, bv[2], bv[3]);
-      }
-      const unsigned short *t16 = reinterpret_cast<const unsigned short *> (&t_plane[ch][0][0]);
-#pragma unroll
-      for (int j = 0; j < 2; j++) {
-        const int c = 16 * half + 8 * j + g;
-        const unsigned int b_ends = t == 0 ? pack_halves (t16[c], t16[(K - 1) * kColumnStride + c]) : 0u;
-        mma (acc[ch][j], ends_a, b_ends, 0u);
-      }
-      if constexpr (kCarried)
-#pragma unroll
-        for (int j = 0; j < 2; j++) {
-          /* B: column g (line) × (s_hi; s_lo), then (s_hi; 0) */
-          const uint2 sv = split_state (states[ch][j]);
-          mma (acc[ch][j], beta_first, sv.x, sv.y);
-          mma (acc[ch][j], beta_second, sv.x, 0u);
-        }
-    }
-#pragma unroll
-    for (int j = 0; j < 2; j++)
-#pragma unroll
-      for (int h = 0; h < 2; h++) {
-        const int y = w.st + 16 * warp + g + 8 * h, x = x_first + 16 * half + 8 * j + 2 * t;
-        if (y >= w.en)
-          continue;
-        unsigned int v[2];
-#pragma unroll
-        for (int i = 0; i < 2; i++)
-          v[i] = pack_pixel (round_to_byte (acc[0][j][2 * h + i] + 0.5f), round_to_byte (acc[1][j][2 * h + i] + 0.5f),
-              round_to_byte (acc[2][j][2 * h + i] + 0.5f), alpha[16 * warp + g + 8 * h][16 * half + 8 * j + 2 * t + i],
-              out.alpha_first);
-        /* x is even: both pixels in one 8-byte store where the row allows */
-        unsigned int *dst = reinterpret_cast<unsigned int *> (out.at (y, x));
-        if (x + 1 < p.width && (reinterpret_cast<uintptr_t> (dst) & 7) == 0)
-          *reinterpret_cast<uint2 *> (dst) = make_uint2 (v[0], v[1]);
-        else
-#pragma unroll
-          for (int i = 0; i < 2; i++)
-            if (x + i < p.width)
-              dst[i] = v[i];
-      }
+    column_half_products<S, kCarried> (t_plane, fragments, block_states, half, lane, acc);
+    store_column_half (out, p, w, x_first, half, warp, lane, acc, alpha);
   }
 }
 

@@ -28,61 +28,65 @@ struct TileLayout {
   static constexpr int kBytes = kFBytes + kTBytes + kColFragBytes + kRowFragBytes + kPairBytes + kEndBytes;
 };
 
-template <int S, int kBlocksPerSm>
-__global__ void __launch_bounds__ (kTileThreads, kBlocksPerSm)
-recursive_tile (Lines in, Lines out, TileParams p)
-{
-  constexpr bool kInPlace = kBlocksPerSm >= 3;
-  using L = TileLayout<S, kInPlace>;
-  constexpr int K = L::K;
-  extern __shared__ __align__ (16) unsigned char smem[];
-  /* the samples' rows, each row's first 64 halves replaced by T − 127.5 once the row
-   * products have read it */
-  __half *f_plane = reinterpret_cast<__half *> (smem);
-  __half *t_plane = kInPlace ? f_plane : reinterpret_cast<__half *> (smem + L::kFBytes);
-  unsigned char *tables = smem + L::kFBytes + L::kTBytes;
-  uint4 *col_words = reinterpret_cast<uint4 *> (tables);
-  uint4 *col_ends = reinterpret_cast<uint4 *> (tables + L::kColFragBytes);
-  uint2 *row_words = reinterpret_cast<uint2 *> (tables + L::kColFragBytes + L::kEndBytes);
-  unsigned int *pairs = reinterpret_cast<unsigned int *> (tables + L::kColFragBytes + L::kEndBytes + L::kRowFragBytes);
+/* The tile of block (blockIdx.x, blockIdx.y): its segments, and the window around them. */
+struct TileWindow {
+  int x_st, x_en, y_st, y_en;   /* the outputs: columns x_st..x_en − 1, rows y_st..y_en − 1 */
+  int x0, y0;                   /* the window: K samples from P before the segment */
+  int sx, ex;                   /* the sweeps' columns of the frame */
+  int sy, ey;                   /* the sweeps' rows, as rows of the window (and of T) */
+  int width_out, height_out;
 
-  const int x_st = cut (blockIdx.x, p.width, p.segments_x), x_en = cut (blockIdx.x + 1, p.width, p.segments_x);
-  const int y_st = cut (blockIdx.y, p.height, p.segments_y), y_en = cut (blockIdx.y + 1, p.height, p.segments_y);
-  if (x_en <= x_st || y_en <= y_st)
-    return;   /* the whole block */
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
-  /* the window: K samples from P before the segment; the sweeps' samples s..e in it */
-  const int x0 = x_st - p.pad, y0 = y_st - p.pad;
-  const int sx = max (x_st - p.warmup, 0), ex = min (x_en + p.warmup, p.width) - 1;
-  const int sy = max (y_st - p.warmup, 0) - y0, ey = min (y_en + p.warmup, p.height) - 1 - y0;   /* rows of T */
-  const int width_out = x_en - x_st, height_out = y_en - y_st;
+  __device__ __forceinline__ explicit TileWindow (const TileParams &p)
+      : x_st (cut (blockIdx.x, p.width, p.segments_x)), x_en (cut (blockIdx.x + 1, p.width, p.segments_x)),
+        y_st (cut (blockIdx.y, p.height, p.segments_y)), y_en (cut (blockIdx.y + 1, p.height, p.segments_y)),
+        x0 (x_st - p.pad), y0 (y_st - p.pad), sx (max (x_st - p.warmup, 0)), ex (min (x_en + p.warmup, p.width) - 1),
+        sy (max (y_st - p.warmup, 0) - y0), ey (min (y_en + p.warmup, p.height) - 1 - y0), width_out (x_en - x_st),
+        height_out (y_en - y_st)
+  {
+  }
 
-  /* The window's samples, K per row, as fp16 (exact for bytes). Samples outside the sweeps'
-   * s..e are read as the nearest inside (the frame clamped to s..e), which is what the sum
-   * by parts above assumes; rows outside the segment's samples copy its first or last (T's
-   * rows there are never read). A thread per four columns walks the rows (7–10 of them),
-   * its loads (four words a row) in two batches, each issued whole before any word is used:
-   * each wait costs a memory latency, and one batch of all rows would not fit the
-   * registers. The first batch is in flight while the block sets up M's fragment tables. */
-  const unsigned int first = in.alpha_first ? 1u : 0u;
-  const int m_first = sy / 16, m_last = ey / 16;   /* the row m-tiles that hold samples */
-  constexpr int kQuads = K / 4, kGroups = kTileThreads / kQuads, kAhead = (K + 2 * kGroups - 1) / (2 * kGroups);
-  const int q = tid % kQuads, group = tid / kQuads, r_begin = 16 * m_first + group, r_end = 16 * (m_last + 1);
+  __device__ __forceinline__ bool empty () const { return x_en <= x_st || y_en <= y_st; }
+};
+
+/* Load: the window's samples, K per row, as fp16 (exact for bytes). Samples outside the
+ * sweeps' s..e are read as the nearest inside (the frame clamped to s..e), which is what the
+ * sum by parts assumes; rows outside the segment's samples copy its first or last (T's rows
+ * there are never read). A thread per four columns walks the rows (7–10 of them), its loads
+ * (four words a row) in two batches, each issued whole before any word is used: each wait
+ * costs a memory latency, and one batch of all rows would not fit the registers. The first
+ * batch is in flight while the block sets up M's fragment tables. */
+template <int S>
+struct WindowRows {
+  static constexpr int K = 16 * S, kQuads = K / 4, kGroups = kTileThreads / kQuads;
+  static constexpr int kAhead = (K + 2 * kGroups - 1) / (2 * kGroups);
+  int q, group, r_begin, r_end;
   int c[4];
-#pragma unroll
-  for (int j = 0; j < 4; j++)
-    c[j] = clampi (x0 + 4 * q + j, sx, ex);
+  bool vector;
   unsigned int w[kAhead][4];
-  /* the four words in one 16-byte load where they are inside s..e and every row has them
-   * 16-byte aligned (the frame's base and pitch): decided once, so that the rows' loads are
-   * one straight run (a test per row made each its own branch, ~10 instructions a row) */
-  const bool inside = x0 + 4 * q >= sx && x0 + 4 * q + 3 <= ex;
-  const bool vector = inside && in.lines_aligned_at (c[0], 16);
-  auto load_rows = [&] (int r0) {
+
+  /* rows of the window from m-tile m_first to m_last */
+  __device__ __forceinline__ WindowRows (const Lines &in, const TileWindow &win, int m_first, int m_last, int tid)
+      : q (tid % kQuads), group (tid / kQuads), r_begin (16 * m_first + tid / kQuads), r_end (16 * (m_last + 1))
+  {
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+      c[j] = clampi (win.x0 + 4 * q + j, win.sx, win.ex);
+    /* the four words in one 16-byte load where they are inside s..e and every row has them
+     * 16-byte aligned (the frame's base and pitch): decided once, so that the rows' loads
+     * are one straight run (a test per row made each its own branch, ~10 instructions a row) */
+    const bool inside = win.x0 + 4 * q >= win.sx && win.x0 + 4 * q + 3 <= win.ex;
+    vector = inside && in.lines_aligned_at (c[0], 16);
+  }
+
+  __device__ __forceinline__ bool active () const { return group < kGroups; }
+
+  /* issues the loads of rows r0, r0 + kGroups, … (kAhead of them) */
+  __device__ __forceinline__ void fetch (const Lines &in, const TileWindow &win, int r0)
+  {
     if (vector)
 #pragma unroll
       for (int b = 0; b < kAhead; b++) {
-        const uint4 four = __ldg (reinterpret_cast<const uint4 *> (in.at_unsigned (y0 + clampi (r0 + b * kGroups, sy, ey), c[0])));
+        const uint4 four = __ldg (reinterpret_cast<const uint4 *> (in.at_unsigned (win.y0 + clampi (r0 + b * kGroups, win.sy, win.ey), c[0])));
         w[b][0] = four.x;
         w[b][1] = four.y;
         w[b][2] = four.z;
@@ -91,17 +95,44 @@ recursive_tile (Lines in, Lines out, TileParams p)
     else
 #pragma unroll
       for (int b = 0; b < kAhead; b++) {
-        const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at_unsigned (y0 + clampi (r0 + b * kGroups, sy, ey), 0));
+        const unsigned int *row = reinterpret_cast<const unsigned int *> (in.at_unsigned (win.y0 + clampi (r0 + b * kGroups, win.sy, win.ey), 0));
 #pragma unroll
         for (int j = 0; j < 4; j++)
           w[b][j] = __ldg (row + c[j]);
       }
-  };
-  if (group < kGroups)
-    load_rows (r_begin);
+  }
 
-  /* M's entries as fp16 pairs; a lane's fragment registers are the words at its
-   * d0 = g − 2t + P plus compile-time offsets (8 per n-tile, 16 per m-tile or k-step) */
+  /* the fetched batch and the rest, into the channels' sample planes as f − 128:
+   * (1024 + f) − 1152, exact */
+  template <int kFStride>
+  __device__ __forceinline__ void stage (const Lines &in, const TileWindow &win, __half *f_plane)
+  {
+    const unsigned int first = in.alpha_first ? 1u : 0u;
+    for (int r0 = r_begin; r0 < r_end; r0 += kAhead * kGroups) {
+      if (r0 != r_begin)
+        fetch (in, win, r0);
+#pragma unroll
+      for (int b = 0; b < kAhead; b++) {
+        const int r = r0 + b * kGroups;
+        if (r >= r_end)
+          break;
+#pragma unroll
+        for (int ch = 0; ch < 3; ch++)
+          reinterpret_cast<uint2 *> (f_plane + (ch * K + r) * kFStride)[q] =
+              make_uint2 (hsub2 (biased_pair (w[b][0], w[b][1], first + ch), 0x64806480u),
+                  hsub2 (biased_pair (w[b][2], w[b][3], first + ch), 0x64806480u));
+      }
+    }
+  }
+};
+
+/* M's entries as fp16 pairs into the fragment tables; a lane's fragment registers are the
+ * words at its d0 = g − 2t + P plus compile-time offsets (8 per n-tile, 16 per m-tile or
+ * k-step) */
+template <int S>
+__device__ __forceinline__ void tile_tables (const TileParams &p, int tid, unsigned int *pairs, uint2 *row_words,
+    uint4 *col_words, uint4 *col_ends)
+{
   constexpr int kPairs = 16 * S + kTileMaxSegment - 2;
   for (int i = tid; i < kPairs; i += kTileThreads)
     pairs[i] = p.pairs[i];
@@ -115,132 +146,101 @@ recursive_tile (Lines in, Lines out, TileParams p)
     const int below = min (i + 8, kTileMaxSegment - 1);   /* entries past 63 are not read */
     col_ends[i] = make_uint4 (p.ends_hi[i], p.ends_hi[below], p.ends_lo[i], p.ends_lo[below]);
   }
-  const int lane_pair = g - 2 * t + 16 * S - 2;   /* d0 − (P − 16S + 2) */
+}
 
-  if (group < kGroups) {
-    for (int r0 = r_begin; r0 < r_end; r0 += kAhead * kGroups) {
-      if (r0 != r_begin)
-        load_rows (r0);
+/* Compute, rows: a warp per (channel, m-tile of 16 rows, half of the 64 outputs), each warp
+ * on one half throughout (its B fragments loaded once): T − 127.5 = 0.5 + (f − 128)·Mᵀ + the
+ * end terms, into T's plane (over the samples with kInPlace) */
+template <int S, bool kInPlace>
+__device__ __forceinline__ void tile_row_products (const TileParams &p, __half *f_plane, __half *t_plane,
+    const uint2 *row_words, int m_first, int m_last, int lane_pair, int warp, int lane)
+{
+  using L = TileLayout<S, kInPlace>;
+  constexpr int K = L::K;
+  const int g = lane / 4, t = lane % 4;
+  constexpr int kHalfTiles = kTileMaxSegment / 16, kHalfFrags = kHalfTiles + 2 * (S - 1);
+  const int half = warp & 1;
+  /* B fragment of n-tile n = 4·half + j and k-step k: index j − 2k + 2(S − 1), entries
+   * d = 8(n − 2k) + d0 and 8(n − 2k) − 8 + d0 */
+  uint2 b[kHalfFrags];
 #pragma unroll
-      for (int b = 0; b < kAhead; b++) {
-        const int r = r0 + b * kGroups;
-        if (r >= r_end)
-          break;
-#pragma unroll
-        for (int ch = 0; ch < 3; ch++)   /* (1024 + f) − 1152 = f − 128, exact */
-          reinterpret_cast<uint2 *> (f_plane + (ch * K + r) * L::kFStride)[q] =
-              make_uint2 (hsub2 (biased_pair (w[b][0], w[b][1], first + ch), 0x64806480u),
-                  hsub2 (biased_pair (w[b][2], w[b][3], first + ch), 0x64806480u));
-      }
-    }
+  for (int u = 0; u < kHalfFrags; u++) {
+    const int v = u - 2 * (S - 1) + 4 * half;
+    b[u] = row_words[lane_pair + 8 * v];
   }
-  __syncthreads ();
-
-  /* rows: a warp per (channel, m-tile of 16 rows, half of the 64 outputs), each warp on one
-   * half throughout (its B fragments loaded once): T − 127.5 = 0.5 + (f − 128)·Mᵀ + the end
-   * terms */
-  {
-    constexpr int kHalfTiles = kTileMaxSegment / 16, kHalfFrags = kHalfTiles + 2 * (S - 1);
-    const int half = warp & 1;
-    /* B fragment of n-tile n = 4·half + j and k-step k: index j − 2k + 2(S − 1), entries
-     * d = 8(n − 2k) + d0 and 8(n − 2k) − 8 + d0 */
-    uint2 b[kHalfFrags];
+  /* the end terms as one more product: A's columns 0, 1 (and 8, 9) are f[0], f[K − 1] of
+   * rows g, g + 8, B's rows 0, 1 their coefficients' hi parts for output column g of the
+   * n-tile, rows 8, 9 the lo parts (lanes with t = 0 hold them; the rest of both is 0) */
+  uint2 b_ends[kHalfTiles];
 #pragma unroll
-    for (int u = 0; u < kHalfFrags; u++) {
-      const int v = u - 2 * (S - 1) + 4 * half;
-      b[u] = row_words[lane_pair + 8 * v];
-    }
-    /* the end terms as one more product: A's columns 0, 1 (and 8, 9) are f[0], f[K − 1] of
-     * rows g, g + 8, B's rows 0, 1 their coefficients' hi parts for output column g of the
-     * n-tile, rows 8, 9 the lo parts (lanes with t = 0 hold them; the rest of both is 0) */
-    uint2 b_ends[kHalfTiles];
+  for (int n = 0; n < kHalfTiles; n++) {
+    const int i = 32 * half + 8 * n + g;
+    b_ends[n] = t == 0 ? make_uint2 (p.ends_hi[i], p.ends_lo[i]) : make_uint2 (0u, 0u);
+  }
+  /* items in rounds of four (a pair of warps each), so that with T in place one block
+   * barrier per round separates the round's reads of its rows from T's stores over them */
+  const int n_items = 3 * (m_last - m_first + 1);
+  for (int round = 0; round < n_items; round += kTileWarps / 2) {
+    const int item = round + warp / 2;
+    const bool active = item < n_items;
+    const int ch = item % 3, m = m_first + item / 3;
+    float acc[kHalfTiles][4];
+    if (active) {
 #pragma unroll
-    for (int n = 0; n < kHalfTiles; n++) {
-      const int i = 32 * half + 8 * n + g;
-      b_ends[n] = t == 0 ? make_uint2 (p.ends_hi[i], p.ends_lo[i]) : make_uint2 (0u, 0u);
-    }
-    /* items in rounds of four (a pair of warps each), so that with T in place one block
-     * barrier per round separates the round's reads of its rows from T's stores over them */
-    const int n_items = 3 * (m_last - m_first + 1);
-    for (int round = 0; round < n_items; round += kTileWarps / 2) {
-      const int item = round + warp / 2;
-      const bool active = item < n_items;
-      const int ch = item % 3, m = m_first + item / 3;
-      float acc[kHalfTiles][4];
-      if (active) {
+      for (int n = 0; n < kHalfTiles; n++)
+        acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.5f;
+      const __half *f_rows = f_plane + (ch * K + 16 * m + (lane & 15)) * L::kFStride + (lane >> 4) * 8;
 #pragma unroll
-        for (int n = 0; n < kHalfTiles; n++)
-          acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.5f;
-        const __half *f_rows = f_plane + (ch * K + 16 * m + (lane & 15)) * L::kFStride + (lane >> 4) * 8;
-#pragma unroll
-        for (int k = 0; k < S; k++) {
-          unsigned int a[4];
-          ldmatrix_x4 (a, shared_address (f_rows + 16 * k));
-#pragma unroll
-          for (int n = 0; n < kHalfTiles; n++) {
-            const int u = n - 2 * k + 2 * (S - 1);
-            mma (acc[n], a, b[u].x, b[u].y);
-          }
-        }
-        const unsigned short *f16 = reinterpret_cast<const unsigned short *> (f_plane + (ch * K + 16 * m + g) * L::kFStride);
-        unsigned int ends_a[4] = { 0u, 0u, 0u, 0u };
-        if (t == 0) {
-          ends_a[0] = ends_a[2] = pack_halves (f16[0], f16[K - 1]);
-          ends_a[1] = ends_a[3] = pack_halves (f16[8 * L::kFStride], f16[8 * L::kFStride + K - 1]);
-        }
-#pragma unroll
-        for (int n = 0; n < kHalfTiles; n++)
-          mma (acc[n], ends_a, b_ends[n].x, b_ends[n].y);
-      }
-      if constexpr (kInPlace)
-        __syncthreads ();   /* T over the rows' samples: the round has read them */
-      if (active) {
-        __half *t_rows = t_plane + (ch * K + 16 * m + g) * L::kTStride + 2 * t + 32 * half;
+      for (int k = 0; k < S; k++) {
+        unsigned int a[4];
+        ldmatrix_x4 (a, shared_address (f_rows + 16 * k));
 #pragma unroll
         for (int n = 0; n < kHalfTiles; n++) {
-          *reinterpret_cast<unsigned int *> (t_rows + 8 * n) = halves (acc[n][0], acc[n][1]);
-          *reinterpret_cast<unsigned int *> (t_rows + 8 * L::kTStride + 8 * n) = halves (acc[n][2], acc[n][3]);
+          const int u = n - 2 * k + 2 * (S - 1);
+          mma (acc[n], a, b[u].x, b[u].y);
         }
+      }
+      const unsigned short *f16 = reinterpret_cast<const unsigned short *> (f_plane + (ch * K + 16 * m + g) * L::kFStride);
+      unsigned int ends_a[4] = { 0u, 0u, 0u, 0u };
+      if (t == 0) {
+        ends_a[0] = ends_a[2] = pack_halves (f16[0], f16[K - 1]);
+        ends_a[1] = ends_a[3] = pack_halves (f16[8 * L::kFStride], f16[8 * L::kFStride + K - 1]);
+      }
+#pragma unroll
+      for (int n = 0; n < kHalfTiles; n++)
+        mma (acc[n], ends_a, b_ends[n].x, b_ends[n].y);
+    }
+    if constexpr (kInPlace)
+      __syncthreads ();   /* T over the rows' samples: the round has read them */
+    if (active) {
+      __half *t_rows = t_plane + (ch * K + 16 * m + g) * L::kTStride + 2 * t + 32 * half;
+#pragma unroll
+      for (int n = 0; n < kHalfTiles; n++) {
+        *reinterpret_cast<unsigned int *> (t_rows + 8 * n) = halves (acc[n][0], acc[n][1]);
+        *reinterpret_cast<unsigned int *> (t_rows + 8 * L::kTStride + 8 * n) = halves (acc[n][2], acc[n][3]);
       }
     }
   }
-  __syncthreads ();
+}
 
-  /* columns: warp per 8 output columns, all three channels and 64 output rows:
-   * out = 128 + M·(T − 127.5) + the end terms, T's rows read through clamped row addresses */
-  const int x_chunk = 8 * warp;
-  if (x_chunk >= width_out)
-    return;
-  /* A fragment of m-tile m and k-step k: the col_words entry at lane_pair + 16(m − k),
-   * entries d = 16(m − k) + d0 (+8, −8). With two blocks per SM the warp holds all S + 3 of
-   * them (36 registers). At three, bounded to 80 registers, that made ptxas spill the row
-   * indices below; there the warp holds the four a k-step takes (its four m-tiles: four
-   * consecutive entries) and, the next k-step taking the same shifted by one, loads one
-   * per k-step: −1 to −2 % at 4K, where holding them all measured 1.5–2.5 % faster at
-   * 1080p (docs/performance.md). */
-  constexpr bool kSlidingFragments = kBlocksPerSm >= 3;
-  const uint4 *col_frag = col_words + lane_pair;
-  uint4 held[kSlidingFragments ? 1 : L::kColFrags];
-  if constexpr (!kSlidingFragments)
-#pragma unroll
-    for (int u = 0; u < L::kColFrags; u++)
-      held[u] = col_frag[16 * (u - (S - 1))];
-  const int x = x_chunk + 2 * t;
-  /* the output words, first holding only alpha (from the frame, fetched before the
-   * products), then each channel's byte as its products finish: one channel's sums live at
-   * a time (the registers for three blocks per SM) */
+/* A lane's output words: two columns (x, x + 1) of rows 16m + g + 8h of the segment. */
+typedef unsigned int TileWords[kTileMaxSegment / 16][2][2];
+
+/* Load, columns: the output words holding only alpha (from the frame, fetched before the
+ * products); both words in one 8-byte load where every row allows (a warp's loads then fill
+ * their sectors), decided once, as the window's loads */
+__device__ __forceinline__ void load_alpha_words (const Lines &in, const Lines &out, const TileWindow &win, int x,
+    int g, TileWords &words)
+{
   const unsigned int alpha_at = out.alpha_first ? 0u : 3u;
   const unsigned int alpha_select = (0x4444u & ~(0xFu << (4 * alpha_at))) | ((in.alpha_first ? 0u : 3u) << (4 * alpha_at));
-  unsigned int words[kTileMaxSegment / 16][2][2];
-  /* both words in one 8-byte load where every row allows (a warp's loads then fill their
-   * sectors): decided once, as the window's loads */
-  const bool in_pairs = x + 1 < width_out && in.lines_aligned_at (x_st + x, 8);
+  const bool in_pairs = x + 1 < win.width_out && in.lines_aligned_at (win.x_st + x, 8);
   if (in_pairs)
 #pragma unroll
     for (int m = 0; m < kTileMaxSegment / 16; m++)
 #pragma unroll
       for (int h = 0; h < 2; h++) {
-        const uint2 both = __ldg (reinterpret_cast<const uint2 *> (in.at_unsigned (y_st + min (16 * m + g + 8 * h, height_out - 1), x_st + x)));
+        const uint2 both = __ldg (reinterpret_cast<const uint2 *> (in.at_unsigned (win.y_st + min (16 * m + g + 8 * h, win.height_out - 1), win.x_st + x)));
         words[m][h][0] = both.x;
         words[m][h][1] = both.y;
       }
@@ -249,10 +249,10 @@ recursive_tile (Lines in, Lines out, TileParams p)
     for (int m = 0; m < kTileMaxSegment / 16; m++)
 #pragma unroll
       for (int h = 0; h < 2; h++) {
-        const unsigned int *src = reinterpret_cast<const unsigned int *> (in.at_unsigned (y_st + min (16 * m + g + 8 * h, height_out - 1), x_st));
+        const unsigned int *src = reinterpret_cast<const unsigned int *> (in.at_unsigned (win.y_st + min (16 * m + g + 8 * h, win.height_out - 1), win.x_st));
 #pragma unroll
         for (int j = 0; j < 2; j++)
-          words[m][h][j] = __ldg (src + min (x + j, width_out - 1));
+          words[m][h][j] = __ldg (src + min (x + j, win.width_out - 1));
       }
 #pragma unroll
   for (int m = 0; m < kTileMaxSegment / 16; m++)
@@ -261,54 +261,112 @@ recursive_tile (Lines in, Lines out, TileParams p)
 #pragma unroll
       for (int j = 0; j < 2; j++)
         words[m][h][j] = __byte_perm (words[m][h][j], 0, alpha_select);
+}
+
+/* Compute, columns, one channel: M·(T − 127.5) + the end terms for the warp's 8 columns and
+ * 64 output rows, T's rows read through clamped row addresses. A fragment of m-tile m and
+ * k-step k: the col_words entry at lane_pair + 16(m − k) (held: all of them; sliding: the
+ * four a k-step takes, shifted by one per k-step) */
+template <int S, bool kSliding, int kHeld>
+__device__ __forceinline__ void column_products (const __half *t_channel, const uint4 *col_frag, const uint4 (&held)[kHeld],
+    const uint4 *col_ends, const TileWindow &win, int x_chunk, int lane, float (&acc)[kTileMaxSegment / 16][4])
+{
+  constexpr int kTStride = TileLayout<S, kSliding>::kTStride, kTiles = kTileMaxSegment / 16;
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int m = 0; m < kTiles; m++)
+    acc[m][0] = acc[m][1] = acc[m][2] = acc[m][3] = 0.f;
+  /* the end terms: A's columns 0, 1 the coefficients' hi parts for output rows g, g + 8
+   * of the m-tile, columns 8, 9 their lo parts; B's rows 0, 1 and 8, 9 both T[s], T[e]
+   * of column g (lanes with t = 0; the rest 0) */
+  const unsigned short *t16 = reinterpret_cast<const unsigned short *> (t_channel + x_chunk + g);
+  const unsigned int b_ends = t == 0 ? pack_halves (t16[win.sy * kTStride], t16[win.ey * kTStride]) : 0u;
+#pragma unroll
+  for (int m = 0; m < kTiles; m++) {
+    const uint4 e = t == 0 ? col_ends[16 * m + g] : make_uint4 (0u, 0u, 0u, 0u);
+    const unsigned int a[4] = { e.x, e.y, e.z, e.w };
+    mma (acc[m], a, b_ends, b_ends);
+  }
+  uint4 frag[kTiles];   /* sliding: frag[m] for the k-step at hand, col_frag[16(m − k)] */
+  if constexpr (kSliding)
+#pragma unroll
+    for (int m = 0; m < kTiles; m++)
+      frag[m] = col_frag[16 * m];
+#pragma unroll
+  for (int k = 0; k < S; k++) {
+    /* lanes 0..15 address rows 16k .. 16k + 15 of the window (x2: lanes 16..31 unused) */
+    const int now = clampi (16 * k + (lane & 15), win.sy, win.ey);
+    unsigned int v[2];
+    ldmatrix_x2_trans (v, shared_address (t_channel + now * kTStride + x_chunk));
+#pragma unroll
+    for (int m = 0; m < kTiles; m++) {
+      const uint4 f = kSliding ? frag[m] : held[kSliding ? 0 : m - k + (S - 1)];
+      const unsigned int a[4] = { f.x, f.y, f.z, f.w };
+      mma (acc[m], a, v[0], v[1]);
+    }
+    if (kSliding && k + 1 < S) {
+#pragma unroll
+      for (int m = kTiles - 1; m > 0; m--)
+        frag[m] = frag[m - 1];
+      frag[0] = col_frag[-16 * (k + 1)];
+    }
+  }
+}
+
+/* Store: the words, each byte of the channels recentred on 128 (its top bit flipped); both
+ * pixels in one 8-byte store where every row allows */
+__device__ __forceinline__ void store_words (const Lines &out, const TileWindow &win, int x, int g, const TileWords &words)
+{
+  const unsigned int centre = out.alpha_first ? 0x80808000u : 0x00808080u;   /* the channels' bytes */
+  const bool out_pairs = x + 1 < win.width_out && out.lines_aligned_at (win.x_st + x, 8);
+#pragma unroll
+  for (int m = 0; m < kTileMaxSegment / 16; m++) {
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+      const int i = 16 * m + g + 8 * h;
+      if (i >= win.height_out)
+        continue;
+      unsigned int *dst = reinterpret_cast<unsigned int *> (out.at_unsigned (win.y_st + i, win.x_st + x));
+      if (out_pairs)
+        *reinterpret_cast<uint2 *> (dst) = make_uint2 (words[m][h][0] ^ centre, words[m][h][1] ^ centre);
+      else
+#pragma unroll
+        for (int j = 0; j < 2; j++)
+          if (x + j < win.width_out)
+            dst[j] = words[m][h][j] ^ centre;
+    }
+  }
+}
+
+/* Columns: a warp per 8 output columns, all three channels and 64 output rows. With two
+ * blocks per SM the warp holds all S + 3 A fragments (36 registers). At three, bounded to 80
+ * registers, that made ptxas spill the row indices; there the warp slides four of them
+ * along the k-steps: −1 to −2 % at 4K, where holding them all measured 1.5–2.5 % faster at
+ * 1080p (docs/performance.md). */
+template <int S, int kBlocksPerSm>
+__device__ __forceinline__ void tile_columns (const Lines &in, const Lines &out, const TileWindow &win,
+    const __half *t_plane, const uint4 *col_words, const uint4 *col_ends, int lane_pair, int warp, int lane)
+{
+  constexpr bool kSlidingFragments = kBlocksPerSm >= 3;
+  using L = TileLayout<S, kSlidingFragments>;
+  const int g = lane / 4, t = lane % 4, x_chunk = 8 * warp, x = x_chunk + 2 * t;
+  const uint4 *col_frag = col_words + lane_pair;
+  uint4 held[kSlidingFragments ? 1 : L::kColFrags];
+  if constexpr (!kSlidingFragments)
+#pragma unroll
+    for (int u = 0; u < L::kColFrags; u++)
+      held[u] = col_frag[16 * (u - (S - 1))];
+  TileWords words;
+  load_alpha_words (in, out, win, x, g, words);
 /* at three blocks per SM one channel at a time (unrolled, the next channel's loads are
  * hoisted and spill at 80 registers); at two the channels' products interleave */
 #pragma unroll (kBlocksPerSm == 2 ? 3 : 1)
   for (int ch = 0; ch < 3; ch++) {
     float acc[kTileMaxSegment / 16][4];
-#pragma unroll
-    for (int m = 0; m < kTileMaxSegment / 16; m++)
-      acc[m][0] = acc[m][1] = acc[m][2] = acc[m][3] = 0.f;
-    const __half *t_channel = t_plane + ch * K * L::kTStride;
-    /* the end terms: A's columns 0, 1 the coefficients' hi parts for output rows g, g + 8
-     * of the m-tile, columns 8, 9 their lo parts; B's rows 0, 1 and 8, 9 both T[s], T[e]
-     * of column g (lanes with t = 0; the rest 0) */
-    const unsigned short *t16 = reinterpret_cast<const unsigned short *> (t_channel + x_chunk + g);
-    const unsigned int b_ends = t == 0 ? pack_halves (t16[sy * L::kTStride], t16[ey * L::kTStride]) : 0u;
-#pragma unroll
-    for (int m = 0; m < kTileMaxSegment / 16; m++) {
-      const uint4 e = t == 0 ? col_ends[16 * m + g] : make_uint4 (0u, 0u, 0u, 0u);
-      const unsigned int a[4] = { e.x, e.y, e.z, e.w };
-      mma (acc[m], a, b_ends, b_ends);
-    }
-    constexpr int kTiles = kTileMaxSegment / 16;
-    uint4 frag[kTiles];   /* sliding: frag[m] for the k-step at hand, col_frag[16(m − k)] */
-    if constexpr (kSlidingFragments)
-#pragma unroll
-      for (int m = 0; m < kTiles; m++)
-        frag[m] = col_frag[16 * m];
-#pragma unroll
-    for (int k = 0; k < S; k++) {
-      /* lanes 0..15 address rows 16k .. 16k + 15 of the window (x2: lanes 16..31 unused) */
-      const int now = clampi (16 * k + (lane & 15), sy, ey);
-      unsigned int v[2];
-      ldmatrix_x2_trans (v, shared_address (t_channel + now * L::kTStride + x_chunk));
-#pragma unroll
-      for (int m = 0; m < kTiles; m++) {
-        const uint4 f = kSlidingFragments ? frag[m] : held[kSlidingFragments ? 0 : m - k + (S - 1)];
-        const unsigned int a[4] = { f.x, f.y, f.z, f.w };
-        mma (acc[m], a, v[0], v[1]);
-      }
-      if (kSlidingFragments && k + 1 < S) {
-#pragma unroll
-        for (int m = kTiles - 1; m > 0; m--)
-          frag[m] = frag[m - 1];
-        frag[0] = col_frag[-16 * (k + 1)];
-      }
-    }
-    /* out − 128 = floor(T − 127.5 + the sums) (docs/algorithms.md: round half up; the 0.5 came with
-     * T), clamped to −128..127 by the conversion, into the channel's byte; the 128 comes
-     * back below as each byte's top bit flipped */
+    column_products<S, kSlidingFragments> (t_plane + ch * L::K * L::kTStride, col_frag, held, col_ends, win, x_chunk,
+        lane, acc);
+    /* out − 128 = floor(T − 127.5 + the sums) (docs/algorithms.md: round half up; the 0.5
+     * came with T), clamped to −128..127 by the conversion, into the channel's byte */
     const unsigned int at = (out.alpha_first ? 1u : 0u) + ch;
     const unsigned int select = (0x3210u & ~(0xFu << (4 * at))) | (4u << (4 * at));
 #pragma unroll
@@ -319,27 +377,44 @@ recursive_tile (Lines in, Lines out, TileParams p)
         for (int j = 0; j < 2; j++)
           words[m][h][j] = __byte_perm (words[m][h][j], round_to_signed_byte (acc[m][2 * h + j]), select);
   }
-  const unsigned int centre = out.alpha_first ? 0x80808000u : 0x00808080u;   /* the channels' bytes */
+  store_words (out, win, x, g, words);
+}
 
-  /* both pixels in one 8-byte store where every row allows */
-  const bool out_pairs = x + 1 < width_out && out.lines_aligned_at (x_st + x, 8);
-#pragma unroll
-  for (int m = 0; m < kTileMaxSegment / 16; m++) {
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-      const int i = 16 * m + g + 8 * h;
-      if (i >= height_out)
-        continue;
-      unsigned int *dst = reinterpret_cast<unsigned int *> (out.at_unsigned (y_st + i, x_st + x));
-      if (out_pairs)
-        *reinterpret_cast<uint2 *> (dst) = make_uint2 (words[m][h][0] ^ centre, words[m][h][1] ^ centre);
-      else
-#pragma unroll
-        for (int j = 0; j < 2; j++)
-          if (x + j < width_out)
-            dst[j] = words[m][h][j] ^ centre;
-    }
-  }
+template <int S, int kBlocksPerSm>
+__global__ void __launch_bounds__ (kTileThreads, kBlocksPerSm)
+recursive_tile (Lines in, Lines out, TileParams p)
+{
+  constexpr bool kInPlace = kBlocksPerSm >= 3;
+  using L = TileLayout<S, kInPlace>;
+  extern __shared__ __align__ (16) unsigned char smem[];
+  /* the samples' rows, each row's first 64 halves replaced by T − 127.5 once the row
+   * products have read it */
+  __half *f_plane = reinterpret_cast<__half *> (smem);
+  __half *t_plane = kInPlace ? f_plane : reinterpret_cast<__half *> (smem + L::kFBytes);
+  unsigned char *tables = smem + L::kFBytes + L::kTBytes;
+  uint4 *col_words = reinterpret_cast<uint4 *> (tables);
+  uint4 *col_ends = reinterpret_cast<uint4 *> (tables + L::kColFragBytes);
+  uint2 *row_words = reinterpret_cast<uint2 *> (tables + L::kColFragBytes + L::kEndBytes);
+  unsigned int *pairs = reinterpret_cast<unsigned int *> (tables + L::kColFragBytes + L::kEndBytes + L::kRowFragBytes);
+
+  const TileWindow win (p);
+  if (win.empty ())
+    return;   /* the whole block */
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+  const int m_first = win.sy / 16, m_last = win.ey / 16;   /* the row m-tiles that hold samples */
+  WindowRows<S> rows (in, win, m_first, m_last, tid);
+  if (rows.active ())
+    rows.fetch (in, win, rows.r_begin);
+  tile_tables<S> (p, tid, pairs, row_words, col_words, col_ends);
+  const int lane_pair = g - 2 * t + 16 * S - 2;   /* d0 − (P − 16S + 2) */
+  if (rows.active ())
+    rows.template stage<L::kFStride> (in, win, f_plane);
+  __syncthreads ();
+  tile_row_products<S, kInPlace> (p, f_plane, t_plane, row_words, m_first, m_last, lane_pair, warp, lane);
+  __syncthreads ();
+  if (8 * warp >= win.width_out)
+    return;
+  tile_columns<S, kBlocksPerSm> (in, out, win, t_plane, col_words, col_ends, lane_pair, warp, lane);
 }
 
 /* P: the warm-up rounded up to a multiple of 4, so that the output columns start on an
