@@ -250,6 +250,13 @@ struct BilateralPlan : CsCudaPlan {
     }
     return cudaGetLastError ();
   }
+
+  cudaError_t run_view (const CsChannels &src, const CsChannels &dst, void *, cudaStream_t stream) const override
+  {
+    if (path != CS_CUDA_PATH_BILATERAL_HALF_STRIPS)
+      return cudaErrorNotSupported;
+    return launch_gauss_half_strips_view (src, dst, half, tall, stream);
+  }
 };
 
 }  // namespace

@@ -56,12 +56,37 @@ cudaError_t launch_gauss_half (Lines in, Lines out, int width, int height, int r
     const dim3 block (kBlockW, kBlockH);
     const dim3 grid (div_up (width, kStripOut), div_up (div_up (height, tall ? 16 : 8), kBlockH));
     if (tall)
-      bilateral_gauss_half_strips<16><<<grid, block, 0, stream>>> (in, out, width, height, k);
+      bilateral_gauss_half_strips<16, 3><<<grid, block, 0, stream>>> (in, out, width, height, k);
     else
-      bilateral_gauss_half_strips<8><<<grid, block, 0, stream>>> (in, out, width, height, k);
+      bilateral_gauss_half_strips<8, 3><<<grid, block, 0, stream>>> (in, out, width, height, k);
     return cudaGetLastError ();
   }
   return launch_tiles<false> (in, out, width, height, radius, k, stream);
+}
+
+template <int C>
+static void launch_strips_view (const CsChannels &in, const CsChannels &out, const HalfGaussK &k, bool tall,
+    cudaStream_t stream)
+{
+  const dim3 block (kBlockW, kBlockH);
+  const dim3 grid (div_up (in.width, kStripOut), div_up (div_up (in.height, tall ? 16 : 8), kBlockH));
+  if (tall)
+    bilateral_gauss_half_strips<16, C><<<grid, block, 0, stream>>> (in, out, in.width, in.height, k);
+  else
+    bilateral_gauss_half_strips<8, C><<<grid, block, 0, stream>>> (in, out, in.width, in.height, k);
+}
+
+cudaError_t launch_gauss_half_strips_view (const CsChannels &in, const CsChannels &out, const HalfGaussK &k, bool tall,
+    cudaStream_t stream)
+{
+  /* (three channels of separate planes would spill at 16 rows: the working frame serves them) */
+  if (in.channels == 1)
+    launch_strips_view<1> (in, out, k, tall, stream);
+  else if (in.channels == 2)
+    launch_strips_view<2> (in, out, k, tall, stream);
+  else
+    return cudaErrorNotSupported;
+  return cudaGetLastError ();
 }
 
 }  // namespace cs

@@ -1,10 +1,12 @@
 /* gst-cudasmooth — plans on 1–3-channel views: the GRAY8 and YUV formats.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * A view's channels are packed into the colour bytes of a working RGBA frame (the other
- * colour bytes 0: a constant 0 channel filters to 0 and adds nothing to a range distance,
- * so the RGBA kernels compute exactly the view's filter; docs/algorithms.md, "Formats"),
- * filtered by the plan into a second working frame and unpacked into the destination.
+ * A plan whose kernels take views runs on the view itself (CsCudaPlan::run_view: bilateral
+ * radius 1). Otherwise the view's channels are packed into the colour bytes of a working
+ * RGBA frame (the other colour bytes 0: a constant 0 channel filters to 0 and adds nothing
+ * to a range distance, so the RGBA kernels compute exactly the view's filter;
+ * docs/algorithms.md, "Formats"), filtered by the plan into a second working frame and
+ * unpacked into the destination.
  */
 #include "cs_cuda.h"
 #include "cs_plan.cuh"
@@ -152,6 +154,9 @@ extern "C" cudaError_t cs_cuda_plan_run_channels (const CsCudaPlan *plan, const 
       copy<3><<<grid, block, 0, stream>>> (*src, *dst);
     return cudaGetLastError ();
   }
+  cudaError_t err = plan->run_view (*src, *dst, scratch, stream);
+  if (err != cudaErrorNotSupported)
+    return err;
   const size_t pitch = work_pitch (src->width);
   unsigned char *in = (unsigned char *) work, *out = in + pitch * src->height;
   if (c == 1)
@@ -160,7 +165,7 @@ extern "C" cudaError_t cs_cuda_plan_run_channels (const CsCudaPlan *plan, const 
     pack<2><<<grid, block, 0, stream>>> (*src, in, pitch);
   else
     pack<3><<<grid, block, 0, stream>>> (*src, in, pitch);
-  cudaError_t err = cudaGetLastError ();
+  err = cudaGetLastError ();
   if (err != cudaSuccess)
     return err;
   const CsCudaImage a = { in, src->width, src->height, pitch, 3 }, b = { out, src->width, src->height, pitch, 3 };

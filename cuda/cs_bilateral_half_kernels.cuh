@@ -136,11 +136,16 @@ struct HalfWindows {
   __half2 acc[K][4], window[K][4];
 };
 
-/* The weight of exact colour differences d (sixteenths): 2^(s_row − c'·(t_col + |d|²)). */
-__device__ __forceinline__ __half2 exact_tap_weight (const __half2 (&d)[3], __half2 t_col, __half2 s_row,
+/* The weight of exact colour differences d (sixteenths) of C channels:
+ * 2^(s_row − c'·(t_col + |d|²)). */
+template <int C>
+__device__ __forceinline__ __half2 exact_tap_weight (const __half2 (&d)[C], __half2 t_col, __half2 s_row,
     const HalfGaussK &k)
 {
-  const __half2 d2 = __hfma2 (d[2], d[2], __hfma2 (d[1], d[1], __hfma2 (d[0], d[0], t_col)));
+  __half2 d2 = t_col;
+#pragma unroll
+  for (int ch = 0; ch < C; ch++)
+    d2 = __hfma2 (d[ch], d[ch], d2);
   return exp2_h2 (__hfma2 (k.neg_c, d2, s_row));
 }
 
@@ -425,15 +430,51 @@ static const int kStripOut = 2 * 32 - 2;
  * per SM (64 registers), against all rows loaded first and 3 blocks. */
 static const int kStripBlocks = 4, kStripAhead = 2;
 
+/* The pixels a strip kernel reads and writes, by layout: the RGBA family's 4-byte words
+ * (Lines: colours from byte 0 or 1, alpha kept), or a view's channels of one byte each
+ * (CsChannels, common/cs_channels.h: GRAY8 and the YUV planes, channel c in byte c of the
+ * words the kernel composes; no alpha). Each gives the row's words of two pixels and
+ * stores an output pair; the taps between them are the same code for every layout. */
+__device__ __forceinline__ unsigned int first_colour (const Lines &l)
+{
+  return l.alpha_first ? 1u : 0u;
+}
+__device__ __forceinline__ unsigned int first_colour (const CsChannels &)
+{
+  return 0u;
+}
+
+/* the words of pixels col_a and col_b of row y */
+template <int C>
+__device__ __forceinline__ void load_pair (const Lines &in, int y, int col_a, int col_b, unsigned int &a, unsigned int &b)
+{
+  const unsigned int *row = reinterpret_cast<const unsigned int *> (in.base + (long long) y * in.line_step);
+  a = row[col_a], b = row[col_b];
+}
+template <int C>
+__device__ __forceinline__ void load_pair (const CsChannels &in, int y, int col_a, int col_b, unsigned int &a,
+    unsigned int &b)
+{
+  a = b = 0u;
+#pragma unroll
+  for (int ch = 0; ch < C; ch++) {
+    const unsigned char *row = in.data[ch] + (ptrdiff_t) y * in.stride[ch];
+    a |= (unsigned int) row[(ptrdiff_t) col_a * in.step] << (8 * ch);
+    b |= (unsigned int) row[(ptrdiff_t) col_b * in.step] << (8 * ch);
+  }
+}
+
+template <int C>
 struct StripRow {
-  __half2 left[3], centre[3], right[3];   /* (r, g, b) words of the pixels at dx = −1, 0, 1 */
+  __half2 left[C], centre[C], right[C];   /* the channels' words of the pixels at dx = −1, 0, 1 */
 };
 
-__device__ __forceinline__ StripRow strip_row (unsigned int a, unsigned int b, unsigned int c0)
+template <int C>
+__device__ __forceinline__ StripRow<C> strip_row (unsigned int a, unsigned int b, unsigned int c0)
 {
-  StripRow row;
+  StripRow<C> row;
 #pragma unroll
-  for (int ch = 0; ch < 3; ch++) {
+  for (int ch = 0; ch < C; ch++) {
     const unsigned int w = byte_halves (a, b, c0 + ch, 0x54005400u);
     const unsigned int up = __shfl_up_sync (0xFFFFFFFFu, w, 1), down = __shfl_down_sync (0xFFFFFFFFu, w, 1);
     row.left[ch] = as_half2 (__byte_perm (up, w, 0x5432u));     /* (lane − 1's high, own low) */
@@ -444,16 +485,18 @@ __device__ __forceinline__ StripRow strip_row (unsigned int a, unsigned int b, u
 }
 
 /* One tap of an output pair: its weights and colour differences q − p (sixteenths). */
+template <int C>
 struct Tap {
-  __half2 w, d[3];
+  __half2 w, d[C];
 };
 
-__device__ __forceinline__ Tap fresh_tap (const __half2 (&q)[3], const __half2 (&p)[3], __half2 t_col, __half2 s_row,
+template <int C>
+__device__ __forceinline__ Tap<C> fresh_tap (const __half2 (&q)[C], const __half2 (&p)[C], __half2 t_col, __half2 s_row,
     const HalfGaussK &k)
 {
-  Tap t;
+  Tap<C> t;
 #pragma unroll
-  for (int ch = 0; ch < 3; ch++)
+  for (int ch = 0; ch < C; ch++)
     t.d[ch] = __hsub2 (q[ch], p[ch]);
   t.w = exact_tap_weight (t.d, t_col, s_row, k);
   return t;
@@ -473,23 +516,24 @@ __device__ __forceinline__ __half2 from_right (__half2 x)
 /* A tap whose weight comes from its other end: only the weight travels (one shuffle and
  * one PRMT); the differences q − p are exact in fp16, so recomputing them (3 HSUB2) gives
  * the bits the partner's negated ones would, for 5 instructions instead of 8. */
-__device__ __forceinline__ Tap taken_tap (__half2 w, const __half2 (&q)[3], const __half2 (&p)[3])
+template <int C>
+__device__ __forceinline__ Tap<C> taken_tap (__half2 w, const __half2 (&q)[C], const __half2 (&p)[C])
 {
-  Tap t;
+  Tap<C> t;
   t.w = w;
 #pragma unroll
-  for (int ch = 0; ch < 3; ch++)
+  for (int ch = 0; ch < C; ch++)
     t.d[ch] = __hsub2 (q[ch], p[ch]);
   return t;
 }
 
 /* acc += w·d, Σw += w; for a tap seen from its other end, d is negated (a free operand
  * modifier): w(p, q) = w(q, p) to the bit, since d² and the spatial term are even. */
-template <bool kReversed>
-__device__ __forceinline__ void accumulate (__half2 (&acc)[4], const Tap &t)
+template <bool kReversed, int C>
+__device__ __forceinline__ void accumulate (__half2 (&acc)[4], const Tap<C> &t)
 {
 #pragma unroll
-  for (int ch = 0; ch < 3; ch++)
+  for (int ch = 0; ch < C; ch++)
     acc[ch] = __hfma2 (t.w, kReversed ? __hneg2 (t.d[ch]) : t.d[ch], acc[ch]);
   acc[3] = __hadd2 (t.w, acc[3]);
 }
@@ -503,23 +547,57 @@ __device__ __forceinline__ void accumulate (__half2 (&acc)[4], const Tap &t)
  * against 10 for a fresh one. The accumulation order stays (dy, dx) row-major, as in
  * bilateral_gauss_half<R>, and a weight taken from the other end has the same bits as a
  * fresh one. */
-template <int H>
+/* Store: the output pair of row y (pixels xa and xa + 1), p + 16·Σw·d/Σw as output_pair
+ * computes it; frames keep the input's alpha. */
+template <int C>
+__device__ __forceinline__ void store_strip_pair (const Lines &out, const ByteLayout &bytes, const PixelOrder &order,
+    int y, int xa, bool store_low, bool store_high, const __half2 (&acc)[4], const __half2 (&p)[C], unsigned int raw_a,
+    unsigned int raw_b)
+{
+  static_assert (C == 3, "frames of the RGBA family have three colours");
+  const unsigned int centre1024[3] = { plus_1024 (p[0]), plus_1024 (p[1]), plus_1024 (p[2]) };
+  const unsigned int alphas = __byte_perm (raw_a, raw_b, bytes.alpha_pair);
+  const uint2 px = output_pair<false, false> (acc, centre1024, alphas, 16.0f, order);
+  unsigned int *o = reinterpret_cast<unsigned int *> (out.base + (long long) y * out.line_step) + xa;
+  if (store_low)
+    o[0] = px.x;
+  if (store_high)
+    o[1] = px.y;
+}
+template <int C>
+__device__ __forceinline__ void store_strip_pair (const CsChannels &out, const ByteLayout &, const PixelOrder &, int y,
+    int xa, bool store_low, bool store_high, const __half2 (&acc)[4], const __half2 (&p)[C], unsigned int, unsigned int)
+{
+  const float2 s_w = __half22float2 (acc[3]);
+  const float2 r_w = make_float2 (rcp_ftz (s_w.x), rcp_ftz (s_w.y));
+  const __half2 inv = __hmul2 (__floats2half2_rn (r_w.x, r_w.y), __float2half2_rn (16.0f));
+#pragma unroll
+  for (int ch = 0; ch < C; ch++) {
+    const unsigned int v = as_word (__hfma2 (acc[ch], inv, as_half2 (plus_1024 (p[ch]))));
+    unsigned char *o = out.data[ch] + (ptrdiff_t) y * out.stride[ch] + (ptrdiff_t) xa * out.step;
+    if (store_low)
+      o[0] = (unsigned char) v;
+    if (store_high)
+      o[out.step] = (unsigned char) (v >> 16);   /* bytes 0 and 2: the low and high outputs */
+  }
+}
+
+/* C channels of pixels laid out as Px (Lines: the RGBA family, C = 3; CsChannels: a view). */
+template <int H, int C, class Px>
 __global__ void __launch_bounds__ (kBlockW * kBlockH, kStripBlocks)
-bilateral_gauss_half_strips (Lines in, Lines out, int width, int height, HalfGaussK k)
+bilateral_gauss_half_strips (Px in, Px out, int width, int height, HalfGaussK k)
 {
   const int lane = threadIdx.x, y0 = (blockIdx.y * kBlockH + threadIdx.y) * H;
   if (y0 >= height)
     return;   /* the whole warp */
   const int xa = blockIdx.x * kStripOut - 1 + 2 * lane;
-  const ByteLayout bytes (in.alpha_first);
+  const ByteLayout bytes (first_colour (in) != 0u);
   /* the strip's raw words, kAhead rows before they are converted (program order keeps
    * each row's loads ahead of the previous rows' stores) */
   const int col_a = clampi (xa, 0, width - 1), col_b = clampi (xa + 1, 0, width - 1);
   unsigned int raw_a[H + 2], raw_b[H + 2];
   const auto load_row = [&] (int i) {
-    const unsigned int *row =
-        reinterpret_cast<const unsigned int *> (in.base + (long long) clampi (y0 - 1 + i, 0, height - 1) * in.line_step);
-    raw_a[i] = row[col_a], raw_b[i] = row[col_b];
+    load_pair<C> (in, clampi (y0 - 1 + i, 0, height - 1), col_a, col_b, raw_a[i], raw_b[i]);
   };
   constexpr int kAhead = kStripAhead < H ? kStripAhead : H;
 #pragma unroll
@@ -528,15 +606,15 @@ bilateral_gauss_half_strips (Lines in, Lines out, int width, int height, HalfGau
   const __half2 s_edge = k.c_s, s_mid = __float2half2_rn (0.0f);   /* c_s·dy² for |dy| = 1, 0 */
   const __half2 t_left = k.t_col[kMaxRadius - 1], t_mid = k.t_col[kMaxRadius], t_right = k.t_col[kMaxRadius + 1];
   const bool store_low = lane > 0 && xa < width, store_high = lane < 31 && xa + 1 < width;
-  const PixelOrder order (out.alpha_first);
-  StripRow above = strip_row (raw_a[0], raw_b[0], bytes.c0), here = strip_row (raw_a[1], raw_b[1], bytes.c0);
-  Tap below_left, below_centre, below_right;   /* the previous row's (+1, dx) taps */
+  const PixelOrder order (first_colour (out) != 0u);
+  StripRow<C> above = strip_row<C> (raw_a[0], raw_b[0], bytes.c0), here = strip_row<C> (raw_a[1], raw_b[1], bytes.c0);
+  Tap<C> below_left, below_centre, below_right;   /* the previous row's (+1, dx) taps */
 #pragma unroll
   for (int j = 0; j < H; j++) {
     if (j + 2 + kAhead < H + 2)
       load_row (j + 2 + kAhead);
-    const StripRow below = strip_row (raw_a[j + 2], raw_b[j + 2], bytes.c0);
-    const __half2 (&p)[3] = here.centre;
+    const StripRow<C> below = strip_row<C> (raw_a[j + 2], raw_b[j + 2], bytes.c0);
+    const __half2 (&p)[C] = here.centre;
     __half2 acc[4] = { __float2half2_rn (0.0f), __float2half2_rn (0.0f), __float2half2_rn (0.0f),
       __float2half2_rn (1.0f) };   /* the centre tap, w = 1 and d = 0 */
     if (j == 0) {
@@ -548,7 +626,7 @@ bilateral_gauss_half_strips (Lines in, Lines out, int width, int height, HalfGau
       accumulate<true> (acc, below_centre);
       accumulate<false> (acc, taken_tap (from_right (below_left.w), above.right, p));
     }
-    const Tap right = fresh_tap (here.right, p, t_right, s_mid, k);
+    const Tap<C> right = fresh_tap (here.right, p, t_right, s_mid, k);
     accumulate<false> (acc, taken_tap (from_left (right.w), here.left, p));
     accumulate<false> (acc, right);
     below_left = fresh_tap (below.left, p, t_left, s_edge, k);
@@ -557,16 +635,8 @@ bilateral_gauss_half_strips (Lines in, Lines out, int width, int height, HalfGau
     accumulate<false> (acc, below_left);
     accumulate<false> (acc, below_centre);
     accumulate<false> (acc, below_right);
-    if (y0 + j < height) {
-      const unsigned int centre1024[3] = { plus_1024 (p[0]), plus_1024 (p[1]), plus_1024 (p[2]) };
-      const unsigned int alphas = __byte_perm (raw_a[j + 1], raw_b[j + 1], bytes.alpha_pair);
-      const uint2 px = output_pair<false, false> (acc, centre1024, alphas, 16.0f, order);
-      unsigned int *o = reinterpret_cast<unsigned int *> (out.base + (long long) (y0 + j) * out.line_step) + xa;
-      if (store_low)
-        o[0] = px.x;
-      if (store_high)
-        o[1] = px.y;
-    }
+    if (y0 + j < height)
+      store_strip_pair<C> (out, bytes, order, y0 + j, xa, store_low, store_high, acc, p, raw_a[j + 1], raw_b[j + 1]);
     above = here;
     here = below;
   }

@@ -18,6 +18,13 @@ struct CsCudaPlan {
   virtual ~CsCudaPlan () = default;
   virtual cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *scratch,
       cudaStream_t stream) const = 0;
+  /* The plan on a view's own channels (views of the plan's size, checked by the caller), where
+   * its kernels take views; cudaErrorNotSupported where they do not, and the caller packs
+   * the view into an RGBA working frame (channels.cu). */
+  virtual cudaError_t run_view (const CsChannels &, const CsChannels &, void *, cudaStream_t) const
+  {
+    return cudaErrorNotSupported;
+  }
 };
 
 namespace cs {

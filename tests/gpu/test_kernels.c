@@ -738,10 +738,13 @@ END_TEST
 /* Channel views (cs_cuda_plan_run_channels, the GRAY8 and YUV formats) on the GPU against
  * the references: luma, NV12 / NV21 chroma, YUY2 luma and YUY2 / UYVY chroma (rows with σ/2,
  * columns with σ: the _axes plans) inside one interleaved buffer of odd pitch, every byte
- * of the output that is not the view's still poison, a second run bit-identical. */
+ * of the output that is not the view's still poison, a second run bit-identical. Bilateral
+ * twice: its default window (through the working frame) and radius 1 (the strips kernel on
+ * the view itself, where the axes are alike). */
 START_TEST (test_channel_views)
 {
-  const int filter = _i % 3, kind = (_i / 3) % CS_TEST_N_VIEW_KINDS, size = _i / (3 * CS_TEST_N_VIEW_KINDS);
+  const int variant = _i % 4, kind = (_i / 4) % CS_TEST_N_VIEW_KINDS, size = _i / (4 * CS_TEST_N_VIEW_KINDS);
+  const int filter = variant == 3 ? 1 : variant;
   const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 130, 3 } };
   const CsTestViewKind *k = &cs_test_view_kinds[kind];
   const int w = sizes[size][0], h = sizes[size][1];
@@ -754,6 +757,10 @@ START_TEST (test_channel_views)
   job.rc.blocks_per_stripe = 1;
   job.ea.sigma = 6;
   job.rc.sigma = 4;
+  if (variant == 3) {
+    job.bl.radius = 1;
+    job.bl.sigma = 1;
+  }
   memset (expected, POISON, bytes);
   CsChannels src = cs_test_view_in (in, k, w, h, pitch), dst = cs_test_view_in (expected, k, w, h, pitch);
   int ret;
@@ -792,6 +799,15 @@ START_TEST (test_channel_views)
     CUDA_OK (cs_cuda_plan_run_channels (plan, &dv_in, &dv_out, work, scratch, 0));
     CUDA_OK (cudaDeviceSynchronize ());
     CUDA_OK (cudaMemcpy (outs[run], d_out, bytes, cudaMemcpyDeviceToHost));
+  }
+  if (variant == 3 && k->sx == k->sy && w * h > 0) {
+    /* radius 1 with alike axes filters the view itself: the working frame stays as it was */
+    const size_t work_bytes = cs_cuda_channels_work_bytes (w, h);
+    uint8_t *w_host = malloc (work_bytes);
+    CUDA_OK (cudaMemcpy (w_host, work, work_bytes, cudaMemcpyDeviceToHost));
+    for (size_t b = 0; b < work_bytes; b++)
+      ck_assert_msg (w_host[b] == 0x5A, "%s %dx%d: radius 1 went through the working frame", k->name, w, h);
+    free (w_host);
   }
   int worst = 0;
   for (size_t b = 0; b < bytes; b++) {
@@ -845,7 +861,7 @@ static Suite *suite (void)
   /* a case of its own, for sanitizer runs of the format paths alone (CK_RUN_CASE=channels) */
   TCase *channels = tcase_create ("channels");
   tcase_set_timeout (channels, 600);
-  tcase_add_loop_test (channels, test_channel_views, 0, 3 * CS_TEST_N_VIEW_KINDS * 3);
+  tcase_add_loop_test (channels, test_channel_views, 0, 4 * CS_TEST_N_VIEW_KINDS * 3);
   suite_add_tcase (s, channels);
   return s;
 }
