@@ -253,9 +253,9 @@ struct BilateralPlan : CsCudaPlan {
 
   cudaError_t run_view (const CsChannels &src, const CsChannels &dst, void *, cudaStream_t stream) const override
   {
-    if (path != CS_CUDA_PATH_BILATERAL_HALF_STRIPS)
+    if (path != CS_CUDA_PATH_BILATERAL_HALF_STRIPS && path != CS_CUDA_PATH_BILATERAL_HALF_TILES)
       return cudaErrorNotSupported;
-    return launch_gauss_half_strips_view (src, dst, half, tall, stream);
+    return launch_gauss_half_view (src, dst, k.radius, half, tall, stream);
   }
 };
 

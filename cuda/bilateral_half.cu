@@ -65,25 +65,40 @@ cudaError_t launch_gauss_half (Lines in, Lines out, int width, int height, int r
 }
 
 template <int C>
-static void launch_strips_view (const CsChannels &in, const CsChannels &out, const HalfGaussK &k, bool tall,
+static void launch_view (const CsChannels &in, const CsChannels &out, int radius, const HalfGaussK &k, bool tall,
     cudaStream_t stream)
 {
+  const int w = in.width, h = in.height;
   const dim3 block (kBlockW, kBlockH);
-  const dim3 grid (div_up (in.width, kStripOut), div_up (div_up (in.height, tall ? 16 : 8), kBlockH));
-  if (tall)
-    bilateral_gauss_half_strips<16, C><<<grid, block, 0, stream>>> (in, out, in.width, in.height, k);
-  else
-    bilateral_gauss_half_strips<8, C><<<grid, block, 0, stream>>> (in, out, in.width, in.height, k);
+  if (radius == 1) {
+    const dim3 grid (div_up (w, kStripOut), div_up (div_up (h, tall ? 16 : 8), kBlockH));
+    if (tall)
+      bilateral_gauss_half_strips<16, C><<<grid, block, 0, stream>>> (in, out, w, h, k);
+    else
+      bilateral_gauss_half_strips<8, C><<<grid, block, 0, stream>>> (in, out, w, h, k);
+    return;
+  }
+  switch (radius) {
+#define CASE(R) \
+  case R: \
+    bilateral_gauss_half<R, false, C><<<dim3 (div_up (w, kOutW), div_up (h, kBlockH * rows_per_thread<R> ())), block, 0, \
+        stream>>> (in, out, w, h, k); \
+    break;
+    CASE (2) CASE (3) CASE (4) CASE (5) CASE (6) CASE (7)
+#undef CASE
+  }
 }
 
-cudaError_t launch_gauss_half_strips_view (const CsChannels &in, const CsChannels &out, const HalfGaussK &k, bool tall,
-    cudaStream_t stream)
+cudaError_t launch_gauss_half_view (const CsChannels &in, const CsChannels &out, int radius, const HalfGaussK &k,
+    bool tall, cudaStream_t stream)
 {
   /* (three channels of separate planes would spill at 16 rows: the working frame serves them) */
+  if (radius < 1 || radius > kMaxRadius)
+    return cudaErrorInvalidValue;
   if (in.channels == 1)
-    launch_strips_view<1> (in, out, k, tall, stream);
+    launch_view<1> (in, out, radius, k, tall, stream);
   else if (in.channels == 2)
-    launch_strips_view<2> (in, out, k, tall, stream);
+    launch_view<2> (in, out, radius, k, tall, stream);
   else
     return cudaErrorNotSupported;
   return cudaGetLastError ();

@@ -1,8 +1,8 @@
 /* gst-cudasmooth — plans on 1–3-channel views: the GRAY8 and YUV formats.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * A plan whose kernels take views runs on the view itself (CsCudaPlan::run_view: bilateral
- * radius 1). Otherwise the view's channels are packed into the colour bytes of a working
+ * A plan whose kernels take views runs on the view itself (CsCudaPlan::run_view: the
+ * packed-half bilateral). Otherwise the view's channels are packed into the colour bytes of a working
  * RGBA frame (the other colour bytes 0: a constant 0 channel filters to 0 and adds nothing
  * to a range distance, so the RGBA kernels compute exactly the view's filter;
  * docs/algorithms.md, "Formats"), filtered by the plan into a second working frame and

@@ -42,10 +42,10 @@ bool half_gauss_tall_strips (int width, int height, int sm_count, int fill);
 cudaError_t launch_gauss_half (Lines in, Lines out, int width, int height, int radius, const HalfGaussK &k,
     bool tall, cudaStream_t stream);
 
-/* Radius 1 on a view's own channels (GRAY8, YUV planes): the strips without a working frame;
+/* launch_gauss_half on a view's own channels (GRAY8, YUV planes), without a working frame;
  * views of one or two channels (cudaErrorNotSupported for three). */
-cudaError_t launch_gauss_half_strips_view (const CsChannels &in, const CsChannels &out, const HalfGaussK &k, bool tall,
-    cudaStream_t stream);
+cudaError_t launch_gauss_half_view (const CsChannels &in, const CsChannels &out, int radius, const HalfGaussK &k,
+    bool tall, cudaStream_t stream);
 
 }  // namespace cs
 

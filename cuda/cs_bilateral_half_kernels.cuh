@@ -10,6 +10,8 @@
 #include "cs_cuda_px.cuh"
 #include "cs_mufu.cuh"
 
+#include <type_traits>
+
 namespace cs {
 
 static const int kPairStride = 32;   /* a thread's two outputs: columns x and x + 32 */
@@ -124,13 +126,34 @@ __device__ __forceinline__ uint2 output_pair (const __half2 (&sums)[4], const un
   return make_uint2 (__byte_perm (rg, ba, order.low), __byte_perm (rg, ba, order.high));
 }
 
-/* The per-thread state of bilateral_gauss_half: its outputs' centre colours and sums. */
-template <int K>
+/* output_pair's sums for a view's C channels: each channel's word holds the low and high
+ * outputs in bytes 0 and 2 */
+template <bool kClamp, bool kScaledColours, int C>
+__device__ __forceinline__ void output_channels (const __half2 (&sums)[4], const unsigned int (&centre1024)[C],
+    float out_scale, unsigned int (&v)[C])
+{
+  const __half2 lowest = __float2half2_rn (1024.0f), highest = __float2half2_rn (1279.0f);
+  const float2 s_w = __half22float2 (sums[3]);
+  const float2 r_w = make_float2 (rcp_ftz (s_w.x), rcp_ftz (s_w.y));
+  const __half2 inv = kScaledColours ? __floats2half2_rn (r_w.x * out_scale, r_w.y * out_scale)
+                                     : __hmul2 (__floats2half2_rn (r_w.x, r_w.y), __float2half2_rn (16.0f));
+#pragma unroll
+  for (int ch = 0; ch < C; ch++) {
+    __half2 biased = __hfma2 (sums[ch], inv, as_half2 (centre1024[ch]));
+    if (kClamp)
+      biased = __hmin2 (__hmax2 (biased, lowest), highest);
+    v[ch] = as_word (biased);
+  }
+}
+
+/* The per-thread state of bilateral_gauss_half: its outputs' centre colours and sums, for C
+ * channels. */
+template <int K, int C>
 struct HalfWindows {
   __half2 s_dy[2 * kMaxRadius + 1];   /* c_s·dy² by dy + R (exact colours, rows unrolled) */
-  __half2 pr[K], pg[K], pb[K];   /* centre colours as 64 + p/16 or scaled (Q), both halves */
-  unsigned int alpha[K];         /* centre alphas: x in byte 0, x + 32 in byte 1 */
-  /* Σw·d or Σw·D (r, g, b) and Σw: of the window (r <= 3), or of one window row, added into
+  __half2 p[C][K];               /* centre colours as 64 + p/16 or scaled (Q), both halves */
+  unsigned int alpha[K];         /* centre alphas: x in byte 0, x + 32 in byte 1 (frames) */
+  /* Σw·d or Σw·D (channels) and Σw (in [3]): of the window (r <= 3), or of one window row, added into
    * window[] row by row with its row factor (r >= 4: 225 terms in one fp16 sum round too
    * much, 15 rows of 15 do not) */
   __half2 acc[K][4], window[K][4];
@@ -149,11 +172,50 @@ __device__ __forceinline__ __half2 exact_tap_weight (const __half2 (&d)[C], __ha
   return exp2_h2 (__hfma2 (k.neg_c, d2, s_row));
 }
 
-/* The weight of scaled colour differences D: 2^(s_col − |D|²), 3 FMAs. */
-__device__ __forceinline__ __half2 scaled_tap_weight (const __half2 (&d)[3], __half2 s_col)
+/* The weight of scaled colour differences D: 2^(s_col − |D|²), C FMAs. */
+template <int C>
+__device__ __forceinline__ __half2 scaled_tap_weight (const __half2 (&d)[C], __half2 s_col)
 {
-  const __half2 e = __hfma2 (__hneg2 (d[1]), d[1], __hfma2 (__hneg2 (d[0]), d[0], s_col));
-  return exp2_h2 (__hfma2 (__hneg2 (d[2]), d[2], e));
+  __half2 e = s_col;
+#pragma unroll
+  for (int ch = 0; ch < C; ch++)
+    e = __hfma2 (__hneg2 (d[ch]), d[ch], e);
+  return exp2_h2 (e);
+}
+
+/* A tile entry: the C channels' half2 words of a thread's two pixels and, for frames, their
+ * alphas (uint4: three colours and the alpha pair); one or two channels of a view take 4 or
+ * 8 bytes. */
+template <int C> struct TileEntry { typedef uint4 T; };
+template <> struct TileEntry<1> { typedef unsigned int T; };
+template <> struct TileEntry<2> { typedef uint2 T; };
+
+__device__ __forceinline__ unsigned int entry_word (const uint4 &e, int ch)
+{
+  return ch == 0 ? e.x : ch == 1 ? e.y : e.z;
+}
+__device__ __forceinline__ unsigned int entry_word (const uint2 &e, int ch)
+{
+  return ch == 0 ? e.x : e.y;
+}
+__device__ __forceinline__ unsigned int entry_word (unsigned int e, int)
+{
+  return e;
+}
+__device__ __forceinline__ unsigned int entry_alpha (const uint4 &e) { return e.w; }
+__device__ __forceinline__ unsigned int entry_alpha (const uint2 &) { return 0u; }
+__device__ __forceinline__ unsigned int entry_alpha (unsigned int) { return 0u; }
+__device__ __forceinline__ void make_entry (uint4 &e, const unsigned int (&q)[3], unsigned int alpha)
+{
+  e = make_uint4 (q[0], q[1], q[2], alpha);
+}
+__device__ __forceinline__ void make_entry (uint2 &e, const unsigned int (&q)[2], unsigned int)
+{
+  e = make_uint2 (q[0], q[1]);
+}
+__device__ __forceinline__ void make_entry (unsigned int &e, const unsigned int (&q)[1], unsigned int)
+{
+  e = q[0];
 }
 
 /* The taps of tile row r for the thread's output rows J0..J1 — exactly those whose window
@@ -161,15 +223,18 @@ __device__ __forceinline__ __half2 scaled_tap_weight (const __half2 (&d)[3], __h
  * compile-time constant where the rows unroll (always, for exact colours). Windows of
  * scaled colours sum the row with the column term alone and add it into the window times
  * the row factor. */
-template <int R, int K, int J0, int J1>
-__device__ __forceinline__ void tile_row (const uint4 *tile_row_r, int row_offset, const HalfGaussK &k,
-    HalfWindows<K> &s)
+template <int R, int K, int J0, int J1, int C>
+__device__ __forceinline__ void tile_row (const typename TileEntry<C>::T *tile_row_r, int row_offset, const HalfGaussK &k,
+    HalfWindows<K, C> &s)
 {
   constexpr bool kRowSums = scaled_row_sums<R> ();
 #pragma unroll
   for (int dx = -R; dx <= R; dx++) {
-    const uint4 qv = tile_row_r[dx];
-    const __half2 qr = as_half2 (qv.x), qg = as_half2 (qv.y), qb = as_half2 (qv.z);
+    const typename TileEntry<C>::T qv = tile_row_r[dx];
+    __half2 q[C];
+#pragma unroll
+    for (int ch = 0; ch < C; ch++)
+      q[ch] = as_half2 (entry_word (qv, ch));
 #pragma unroll
     for (int j = J0; j <= J1; j++) {
       const int dy = row_offset - j;
@@ -183,21 +248,24 @@ __device__ __forceinline__ void tile_row (const uint4 *tile_row_r, int row_offse
       const bool own_pair = !kRowSums && dx == 0 && row_offset >= 0 && row_offset < K;
       if (own_pair && dy > 0)
         continue;   /* taken with the pair */
-      const __half2 d[3] = { __hsub2 (qr, s.pr[j]), __hsub2 (qg, s.pg[j]), __hsub2 (qb, s.pb[j]) };
+      __half2 d[C];
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        d[ch] = __hsub2 (q[ch], s.p[ch][j]);
       __half2 w;
       if constexpr (kRowSums)
         w = scaled_tap_weight (d, k.s_col[dx + kMaxRadius]);
       else
         w = exact_tap_weight (d, k.t_col[dx + kMaxRadius], s.s_dy[dy + R], k);
 #pragma unroll
-      for (int ch = 0; ch < 3; ch++)
+      for (int ch = 0; ch < C; ch++)
         s.acc[j][ch] = __hfma2 (w, d[ch], s.acc[j][ch]);
       s.acc[j][3] = __hadd2 (w, s.acc[j][3]);
       if (own_pair && dy < 0) {
         /* row_offset itself; the clamp only lets the compiler see the index in range */
         const int upper = row_offset < 0 ? 0 : row_offset < K ? row_offset : K - 1;
 #pragma unroll
-        for (int ch = 0; ch < 3; ch++)
+        for (int ch = 0; ch < C; ch++)
           s.acc[upper][ch] = __hfma2 (w, __hneg2 (d[ch]), s.acc[upper][ch]);
         s.acc[upper][3] = __hadd2 (w, s.acc[upper][3]);
       }
@@ -218,13 +286,14 @@ __device__ __forceinline__ void tile_row (const uint4 *tile_row_r, int row_offse
 
 /* Tile rows r .. r_end − 1, each for the thread's output rows whose window holds it:
  * r − 2R .. r, clipped to 0 .. K − 1. */
-template <int R, int K, int r, int r_end>
-__device__ __forceinline__ void tile_rows (const uint4 *col, int stride, const HalfGaussK &k, HalfWindows<K> &s)
+template <int R, int K, int r, int r_end, int C>
+__device__ __forceinline__ void tile_rows (const typename TileEntry<C>::T *col, int stride, const HalfGaussK &k,
+    HalfWindows<K, C> &s)
 {
   if constexpr (r < r_end) {
     constexpr int j0 = r - 2 * R > 0 ? r - 2 * R : 0, j1 = r < K - 1 ? r : K - 1;
-    tile_row<R, K, j0, j1> (col + r * stride, r - R, k, s);
-    tile_rows<R, K, r + 1, r_end> (col, stride, k, s);
+    tile_row<R, K, j0, j1, C> (col + r * stride, r - R, k, s);
+    tile_rows<R, K, r + 1, r_end, C> (col, stride, k, s);
   }
 }
 
@@ -236,205 +305,11 @@ __device__ __forceinline__ unsigned int on_chip_word (int x, int y)
   return ((unsigned int) x * 0x9E3779B1u ^ (unsigned int) y * 0x85EBCA77u) | 0xFF000000u;
 }
 
-/* Load: the block's tile, each thread all its entries' words before it converts and stores
- * any: one memory latency per block instead of one per entry (a loop that the compiler
- * unrolls by 4 leaves up to 3 entries to a remainder loop, one latency each, and the barrier
- * waits for the slowest thread). */
-template <int R, bool kOnChip, int SH, int SW>
-__device__ __forceinline__ void load_tile (const Lines &in, int x0, int y0, int width, int height, const HalfGaussK &k,
-    const ByteLayout &bytes, uint4 (&tile)[SH][SW])
-{
-  constexpr int K = rows_per_thread<R> (), kOutH = kBlockH * K;
-  constexpr bool kScaled = scaled_row_sums<R> ();
-  constexpr int kEntries = SW * SH, kThreads = kBlockW * kBlockH, kPerThread = (kEntries + kThreads - 1) / kThreads;
-  const int first = threadIdx.y * kBlockW + threadIdx.x;
-  unsigned int a[kPerThread], b[kPerThread];
-  const auto load_words = [&] (auto word_at) {   /* word_at (sy, sx): the frame word of tile column sx */
-#pragma unroll
-    for (int e = 0; e < kPerThread; e++) {
-      const int i = first + e * kThreads, sy = i / SW, sx = i - sy * SW;
-      if (i < kEntries)
-        a[e] = word_at (sy, sx), b[e] = word_at (sy, sx + kPairStride);
-    }
-  };
-  if constexpr (kOnChip) {
-    load_words ([&] (int sy, int sx) { return on_chip_word (x0 + sx - R, y0 + sy - R); });
-  } else if (x0 >= R && y0 >= R && x0 + kOutW + R <= width && y0 + kOutH + R <= height) {
-    /* the whole tile lies in the frame (most blocks): no clamps */
-    const char *origin = in.base + (long long) (y0 - R) * in.line_step + 4 * (x0 - R);
-    load_words ([&] (int sy, int sx) {
-      return reinterpret_cast<const unsigned int *> (origin + (long long) sy * in.line_step)[sx];
-    });
-  } else {
-    load_words ([&] (int sy, int sx) {
-      const char *row = in.base + (long long) clampi (y0 + sy - R, 0, height - 1) * in.line_step;
-      return *reinterpret_cast<const unsigned int *> (row + 4 * clampi (x0 + sx - R, 0, width - 1));
-    });
-  }
-#pragma unroll
-  for (int e = 0; e < kPerThread; e++) {
-    const int i = first + e * kThreads, sy = i / SW, sx = i - sy * SW;
-    if (i < kEntries) {
-      unsigned int q[3];
-#pragma unroll
-      for (int ch = 0; ch < 3; ch++)
-        q[ch] = kScaled ? as_word (scaled_colours (a[e], b[e], bytes.c0 + ch, k))
-                        : byte_halves (a[e], b[e], bytes.c0 + ch, 0x54005400u);
-      tile[sy][sx] = make_uint4 (q[0], q[1], q[2], __byte_perm (a[e], b[e], bytes.alpha_pair));
-    }
-  }
-}
-
-/* Compute: the K windows of a thread's two columns, their sums over the tile's rows */
-template <int R, int SH, int SW>
-__device__ __forceinline__ void window_sums (const uint4 (&tile)[SH][SW], const HalfGaussK &k, HalfWindows<rows_per_thread<R> ()> &s)
-{
-  constexpr int K = rows_per_thread<R> ();
-  constexpr bool kScaled = scaled_row_sums<R> ();
-  const int tx = threadIdx.x, ty0 = threadIdx.y * K;
-#pragma unroll
-  for (int j = 0; j < K; j++) {
-    const uint4 c = tile[ty0 + j + R][tx + R];
-    s.pr[j] = as_half2 (c.x), s.pg[j] = as_half2 (c.y), s.pb[j] = as_half2 (c.z);
-    s.alpha[j] = c.w;
-#pragma unroll
-    for (int c4 = 0; c4 < 4; c4++)
-      s.acc[j][c4] = s.window[j][c4] = __float2half2_rn (0.0f);
-    /* the centre tap, w = 1 and d = 0, where tile_row leaves it out (whole-window sums) */
-    if (!kScaled)
-      s.acc[j][3] = __float2half2_rn (1.0f);
-  }
-  const uint4 *col = &tile[ty0][tx + R];
-  if constexpr (!kScaled) {
-#pragma unroll
-    for (int dy = -R; dy <= R; dy++)
-      s.s_dy[dy + R] = __hmul2 (k.c_s, __float2half2_rn ((float) (dy * dy)));
-    tile_rows<R, K, 0, K + 2 * R> (col, SW, k, s);
-  } else {
-    /* the first and last K − 1 rows serve some output rows, those between all K */
-    tile_rows<R, K, 0, K - 1> (col, SW, k, s);
-#pragma unroll 1
-    for (int r = K - 1; r <= 2 * R; r++)
-      tile_row<R, K, 0, K - 1> (col + r * SW, r - R, k, s);
-    tile_rows<R, K, 2 * R + 1, K + 2 * R> (col, SW, k, s);
-  }
-  if constexpr (kScaled) {
-#pragma unroll
-    for (int j = 0; j < K; j++)
-#pragma unroll
-      for (int c4 = 0; c4 < 4; c4++)
-        s.acc[j][c4] = s.window[j][c4];
-  }
-}
-
-/* Store: the K rows of a thread's two columns, each window's sum normalised and added to its
- * centre. The addends 1024 + p are 16 times the exact colours; the scaled ones are not exact,
- * so those windows load the centres' bytes again (all K rows' loads first, one latency; the
- * tile load brought these lines into the caches). */
-template <int R, bool kOnChip>
-__device__ __forceinline__ void store_windows (const Lines &in, const Lines &out, int x0, int y0, int width, int height,
-    const HalfGaussK &k, const ByteLayout &bytes, const HalfWindows<rows_per_thread<R> ()> &s)
-{
-  constexpr int K = rows_per_thread<R> ();
-  constexpr bool kScaled = scaled_row_sums<R> ();
-  const int tx = threadIdx.x, ty0 = threadIdx.y * K;
-  const int x = x0 + tx;
-  const bool store_low = x < width, store_high = x + kPairStride < width;
-  unsigned int centre1024[K][3];
-  if constexpr (kScaled) {
-    const int x_low = min (x, width - 1), x_high = min (x + kPairStride, width - 1);
-    unsigned int centre_low[K], centre_high[K];
-#pragma unroll
-    for (int j = 0; j < K; j++) {
-      const int y = min (y0 + ty0 + j, height - 1);
-      if constexpr (kOnChip) {
-        centre_low[j] = on_chip_word (x_low, y), centre_high[j] = on_chip_word (x_high, y);
-      } else {
-        const unsigned int *row = reinterpret_cast<const unsigned int *> (in.base + (long long) y * in.line_step);
-        centre_low[j] = row[x_low], centre_high[j] = row[x_high];
-      }
-    }
-#pragma unroll
-    for (int j = 0; j < K; j++)
-#pragma unroll
-      for (int ch = 0; ch < 3; ch++)
-        centre1024[j][ch] = byte_halves (centre_low[j], centre_high[j], bytes.c0 + ch, 0x64006400u);
-  } else {
-#pragma unroll
-    for (int j = 0; j < K; j++) {
-      centre1024[j][0] = plus_1024 (s.pr[j]);
-      centre1024[j][1] = plus_1024 (s.pg[j]);
-      centre1024[j][2] = plus_1024 (s.pb[j]);
-    }
-  }
-  const PixelOrder order (out.alpha_first);
-  unsigned int *o = reinterpret_cast<unsigned int *> (out.base + (long long) (y0 + ty0) * out.line_step) + x;
-#pragma unroll
-  for (int j = 0; j < K; j++) {
-    if (y0 + ty0 + j >= height)
-      break;
-    const uint2 px = output_pair<(R > 2), kScaled> (s.acc[j], centre1024[j], s.alpha[j], kScaled ? k.out_scale : 16.0f,
-        order);
-    if (kOnChip) {
-      if ((px.x | px.y) == 0u)   /* never: alpha is 255; keeps both outputs computed */
-        o[0] = px.x;
-    } else {
-      if (store_low)
-        o[0] = px.x;
-      if (store_high)
-        o[kPairStride] = px.y;
-    }
-    o = reinterpret_cast<unsigned int *> (reinterpret_cast<char *> (o) + out.line_step);
-  }
-}
-
-/* A 64 x 8K block of outputs; thread (tx, ty) computes columns x0 + tx and x0 + tx + 32
- * of rows K·ty .. K·ty + K − 1. The tile entry [sy][sx] holds the colours (64 + v/16, or
- * scaled from r = 4) of the pixels at columns x0 + sx − R and x0 + sx − R + 32 as three
- * half2 and their alphas, so every lane reads its own consecutive 16 bytes. Tile row r
- * serves output rows r − 2R .. r of the thread: windows
- * up to r = 3 unroll completely; larger ones loop over the rows that serve all K and
- * unroll the first and last K − 1, so no tap is tested for being in its window.
- * kOnChip (a benchmark floor, bilateral_gauss_half_on_chip): the same kernel without its
- * DRAM traffic — frame words made from the pixel positions instead of loaded, outputs
- * computed and not stored (RGBA order; `in` is not read, `out` never written). */
-template <int R, bool kOnChip = false>
-__global__ void __launch_bounds__ (kBlockW * kBlockH, kTileBlocksPerSm)
-bilateral_gauss_half (Lines in, Lines out, int width, int height, HalfGaussK k)
-{
-  constexpr int K = rows_per_thread<R> (), kOutH = kBlockH * K;
-  constexpr int SW = kPairStride + 2 * R, SH = kOutH + 2 * R;
-  static_assert (R <= 3 || K - 1 <= 2 * R + 1, "the row loop's rows must serve all K output rows");
-  __shared__ uint4 tile[SH][SW];
-  const int x0 = blockIdx.x * kOutW, y0 = blockIdx.y * kOutH;
-  const ByteLayout bytes (in.alpha_first);
-  load_tile<R, kOnChip> (in, x0, y0, width, height, k, bytes, tile);
-  __syncthreads ();
-  HalfWindows<K> s;
-  window_sums<R> (tile, k, s);
-  store_windows<R, kOnChip> (in, out, x0, y0, width, height, k, bytes, s);
-}
-
-/* Radius 1 without shared memory: a warp per strip of 62 columns by 8 or 16 rows. Lane l
- * holds the adjacent pixels b + 2l and b + 2l + 1 of a row (b: the column before the
- * strip's first) in the halves of its half2 words, so the left and right neighbours of
- * both are one shuffle and one PRMT away (the nearer half of the neighbouring lane's word
- * beside a half of its own). Each row is loaded and converted once and serves three output
- * rows, where bilateral_gauss_half<1> (which this replaced) stored 34 × 26 tile entries
- * in shared memory for 64 × 24 outputs and waited at a barrier for them; that tile cost
- * more issue slots than the taps leave at r = 1. Lane 0's low pixel and lane 31's high one
- * are the strip's margins: their sums are computed and not stored (2 of 64 columns). Each
- * tap is computed as bilateral_gauss_half<R> computes it, in the same order. */
-static const int kStripOut = 2 * 32 - 2;
-/* Measured on an H100 (docs/performance.md): rows loaded 2 ahead and 4 blocks of 8 warps
- * per SM (64 registers), against all rows loaded first and 3 blocks. */
-static const int kStripBlocks = 4, kStripAhead = 2;
-
-/* The pixels a strip kernel reads and writes, by layout: the RGBA family's 4-byte words
+/* The pixels a kernel reads and writes, by layout: the RGBA family's 4-byte words
  * (Lines: colours from byte 0 or 1, alpha kept), or a view's channels of one byte each
  * (CsChannels, common/cs_channels.h: GRAY8 and the YUV planes, channel c in byte c of the
- * words the kernel composes; no alpha). Each gives the row's words of two pixels and
- * stores an output pair; the taps between them are the same code for every layout. */
+ * words the kernel composes; no alpha). Each gives the words of pixels and stores outputs;
+ * the taps between them are the same code for every layout. */
 __device__ __forceinline__ unsigned int first_colour (const Lines &l)
 {
   return l.alpha_first ? 1u : 0u;
@@ -463,6 +338,242 @@ __device__ __forceinline__ void load_pair (const CsChannels &in, int y, int col_
     b |= (unsigned int) row[(ptrdiff_t) col_b * in.step] << (8 * ch);
   }
 }
+
+/* the word of pixel x of row y */
+template <int C>
+__device__ __forceinline__ unsigned int pixel_word (const Lines &in, int y, int x)
+{
+  return reinterpret_cast<const unsigned int *> (in.base + (long long) y * in.line_step)[x];
+}
+template <int C>
+__device__ __forceinline__ unsigned int pixel_word (const CsChannels &in, int y, int x)
+{
+  unsigned int w = 0u;
+#pragma unroll
+  for (int ch = 0; ch < C; ch++)
+    w |= (unsigned int) in.data[ch][(ptrdiff_t) y * in.stride[ch] + (ptrdiff_t) x * in.step] << (8 * ch);
+  return w;
+}
+
+/* Load: the block's tile, each thread all its entries' words before it converts and stores
+ * any: one memory latency per block instead of one per entry (a loop that the compiler
+ * unrolls by 4 leaves up to 3 entries to a remainder loop, one latency each, and the barrier
+ * waits for the slowest thread). */
+template <int R, bool kOnChip, int C, class Px, class Entry, int SH, int SW>
+__device__ __forceinline__ void load_tile (const Px &in, int x0, int y0, int width, int height, const HalfGaussK &k,
+    const ByteLayout &bytes, Entry (&tile)[SH][SW])
+{
+  constexpr int K = rows_per_thread<R> (), kOutH = kBlockH * K;
+  constexpr bool kScaled = scaled_row_sums<R> ();
+  constexpr int kEntries = SW * SH, kThreads = kBlockW * kBlockH, kPerThread = (kEntries + kThreads - 1) / kThreads;
+  const int first = threadIdx.y * kBlockW + threadIdx.x;
+  unsigned int a[kPerThread], b[kPerThread];
+  const auto load_words = [&] (auto word_at) {   /* word_at (sy, sx): the frame word of tile column sx */
+#pragma unroll
+    for (int e = 0; e < kPerThread; e++) {
+      const int i = first + e * kThreads, sy = i / SW, sx = i - sy * SW;
+      if (i < kEntries)
+        a[e] = word_at (sy, sx), b[e] = word_at (sy, sx + kPairStride);
+    }
+  };
+  if constexpr (kOnChip) {
+    load_words ([&] (int sy, int sx) { return on_chip_word (x0 + sx - R, y0 + sy - R); });
+  } else if constexpr (!std::is_same<Px, Lines>::value) {
+    load_words ([&] (int sy, int sx) {
+      return pixel_word<C> (in, clampi (y0 + sy - R, 0, height - 1), clampi (x0 + sx - R, 0, width - 1));
+    });
+  } else if (x0 >= R && y0 >= R && x0 + kOutW + R <= width && y0 + kOutH + R <= height) {
+    /* the whole tile lies in the frame (most blocks): no clamps */
+    const char *origin = in.base + (long long) (y0 - R) * in.line_step + 4 * (x0 - R);
+    load_words ([&] (int sy, int sx) {
+      return reinterpret_cast<const unsigned int *> (origin + (long long) sy * in.line_step)[sx];
+    });
+  } else {
+    load_words ([&] (int sy, int sx) {
+      const char *row = in.base + (long long) clampi (y0 + sy - R, 0, height - 1) * in.line_step;
+      return *reinterpret_cast<const unsigned int *> (row + 4 * clampi (x0 + sx - R, 0, width - 1));
+    });
+  }
+#pragma unroll
+  for (int e = 0; e < kPerThread; e++) {
+    const int i = first + e * kThreads, sy = i / SW, sx = i - sy * SW;
+    if (i < kEntries) {
+      unsigned int q[C];
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        q[ch] = kScaled ? as_word (scaled_colours (a[e], b[e], bytes.c0 + ch, k))
+                        : byte_halves (a[e], b[e], bytes.c0 + ch, 0x54005400u);
+      make_entry (tile[sy][sx], q, __byte_perm (a[e], b[e], bytes.alpha_pair));
+    }
+  }
+}
+
+/* Compute: the K windows of a thread's two columns, their sums over the tile's rows */
+template <int R, int C, class Entry, int SH, int SW>
+__device__ __forceinline__ void window_sums (const Entry (&tile)[SH][SW], const HalfGaussK &k,
+    HalfWindows<rows_per_thread<R> (), C> &s)
+{
+  constexpr int K = rows_per_thread<R> ();
+  constexpr bool kScaled = scaled_row_sums<R> ();
+  const int tx = threadIdx.x, ty0 = threadIdx.y * K;
+#pragma unroll
+  for (int j = 0; j < K; j++) {
+    const Entry c = tile[ty0 + j + R][tx + R];
+#pragma unroll
+    for (int ch = 0; ch < C; ch++)
+      s.p[ch][j] = as_half2 (entry_word (c, ch));
+    s.alpha[j] = entry_alpha (c);
+#pragma unroll
+    for (int c4 = 0; c4 < 4; c4++)
+      s.acc[j][c4] = s.window[j][c4] = __float2half2_rn (0.0f);
+    /* the centre tap, w = 1 and d = 0, where tile_row leaves it out (whole-window sums) */
+    if (!kScaled)
+      s.acc[j][3] = __float2half2_rn (1.0f);
+  }
+  const Entry *col = &tile[ty0][tx + R];
+  if constexpr (!kScaled) {
+#pragma unroll
+    for (int dy = -R; dy <= R; dy++)
+      s.s_dy[dy + R] = __hmul2 (k.c_s, __float2half2_rn ((float) (dy * dy)));
+    tile_rows<R, K, 0, K + 2 * R, C> (col, SW, k, s);
+  } else {
+    /* the first and last K − 1 rows serve some output rows, those between all K */
+    tile_rows<R, K, 0, K - 1, C> (col, SW, k, s);
+#pragma unroll 1
+    for (int r = K - 1; r <= 2 * R; r++)
+      tile_row<R, K, 0, K - 1, C> (col + r * SW, r - R, k, s);
+    tile_rows<R, K, 2 * R + 1, K + 2 * R, C> (col, SW, k, s);
+  }
+  if constexpr (kScaled) {
+#pragma unroll
+    for (int j = 0; j < K; j++)
+#pragma unroll
+      for (int c4 = 0; c4 < 4; c4++)
+        s.acc[j][c4] = s.window[j][c4];
+  }
+}
+
+/* Store: the K rows of a thread's two columns, each window's sum normalised and added to its
+ * centre. The addends 1024 + p are 16 times the exact colours; the scaled ones are not exact,
+ * so those windows load the centres' bytes again (all K rows' loads first, one latency; the
+ * tile load brought these lines into the caches). */
+template <int R, bool kOnChip, int C, class Px>
+__device__ __forceinline__ void store_windows (const Px &in, const Px &out, int x0, int y0, int width, int height,
+    const HalfGaussK &k, const ByteLayout &bytes, const HalfWindows<rows_per_thread<R> (), C> &s)
+{
+  constexpr int K = rows_per_thread<R> ();
+  constexpr bool kScaled = scaled_row_sums<R> ();
+  const int tx = threadIdx.x, ty0 = threadIdx.y * K;
+  const int x = x0 + tx;
+  const bool store_low = x < width, store_high = x + kPairStride < width;
+  unsigned int centre1024[K][C];
+  if constexpr (kScaled) {
+    const int x_low = min (x, width - 1), x_high = min (x + kPairStride, width - 1);
+    unsigned int centre_low[K], centre_high[K];
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+      const int y = min (y0 + ty0 + j, height - 1);
+      if constexpr (kOnChip) {
+        centre_low[j] = on_chip_word (x_low, y), centre_high[j] = on_chip_word (x_high, y);
+      } else if constexpr (!std::is_same<Px, Lines>::value) {
+        centre_low[j] = pixel_word<C> (in, y, x_low), centre_high[j] = pixel_word<C> (in, y, x_high);
+      } else {
+        const unsigned int *row = reinterpret_cast<const unsigned int *> (in.base + (long long) y * in.line_step);
+        centre_low[j] = row[x_low], centre_high[j] = row[x_high];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < K; j++)
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        centre1024[j][ch] = byte_halves (centre_low[j], centre_high[j], bytes.c0 + ch, 0x64006400u);
+  } else {
+#pragma unroll
+    for (int j = 0; j < K; j++)
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        centre1024[j][ch] = plus_1024 (s.p[ch][j]);
+  }
+  if constexpr (std::is_same<Px, Lines>::value) {
+    const PixelOrder order (out.alpha_first);
+    unsigned int *o = reinterpret_cast<unsigned int *> (out.base + (long long) (y0 + ty0) * out.line_step) + x;
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+      if (y0 + ty0 + j >= height)
+        break;
+      const uint2 px = output_pair<(R > 2), kScaled> (s.acc[j], centre1024[j], s.alpha[j],
+          kScaled ? k.out_scale : 16.0f, order);
+      if (kOnChip) {
+        if ((px.x | px.y) == 0u)   /* never: alpha is 255; keeps both outputs computed */
+          o[0] = px.x;
+      } else {
+        if (store_low)
+          o[0] = px.x;
+        if (store_high)
+          o[kPairStride] = px.y;
+      }
+      o = reinterpret_cast<unsigned int *> (reinterpret_cast<char *> (o) + out.line_step);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+      if (y0 + ty0 + j >= height)
+        break;
+      unsigned int v[C];
+      output_channels<(R > 2), kScaled> (s.acc[j], centre1024[j], kScaled ? k.out_scale : 16.0f, v);
+#pragma unroll
+      for (int ch = 0; ch < C; ch++) {
+        unsigned char *o = out.data[ch] + (ptrdiff_t) (y0 + ty0 + j) * out.stride[ch] + (ptrdiff_t) x * out.step;
+        if (store_low)
+          o[0] = (unsigned char) v[ch];
+        if (store_high)
+          o[(ptrdiff_t) kPairStride * out.step] = (unsigned char) (v[ch] >> 16);
+      }
+    }
+  }
+}
+
+/* A 64 x 8K block of outputs; thread (tx, ty) computes columns x0 + tx and x0 + tx + 32
+ * of rows K·ty .. K·ty + K − 1. The tile entry [sy][sx] holds the colours (64 + v/16, or
+ * scaled from r = 4) of the pixels at columns x0 + sx − R and x0 + sx − R + 32 as three
+ * half2 and their alphas, so every lane reads its own consecutive 16 bytes. Tile row r
+ * serves output rows r − 2R .. r of the thread: windows
+ * up to r = 3 unroll completely; larger ones loop over the rows that serve all K and
+ * unroll the first and last K − 1, so no tap is tested for being in its window.
+ * kOnChip (a benchmark floor, bilateral_gauss_half_on_chip): the same kernel without its
+ * DRAM traffic — frame words made from the pixel positions instead of loaded, outputs
+ * computed and not stored (RGBA order; `in` is not read, `out` never written). */
+template <int R, bool kOnChip = false, int C = 3, class Px = Lines>
+__global__ void __launch_bounds__ (kBlockW * kBlockH, kTileBlocksPerSm)
+bilateral_gauss_half (Px in, Px out, int width, int height, HalfGaussK k)
+{
+  constexpr int K = rows_per_thread<R> (), kOutH = kBlockH * K;
+  constexpr int SW = kPairStride + 2 * R, SH = kOutH + 2 * R;
+  static_assert (R <= 3 || K - 1 <= 2 * R + 1, "the row loop's rows must serve all K output rows");
+  __shared__ typename TileEntry<C>::T tile[SH][SW];
+  const int x0 = blockIdx.x * kOutW, y0 = blockIdx.y * kOutH;
+  const ByteLayout bytes (first_colour (in) != 0u);
+  load_tile<R, kOnChip, C> (in, x0, y0, width, height, k, bytes, tile);
+  __syncthreads ();
+  HalfWindows<K, C> s;
+  window_sums<R, C> (tile, k, s);
+  store_windows<R, kOnChip, C> (in, out, x0, y0, width, height, k, bytes, s);
+}
+
+/* Radius 1 without shared memory: a warp per strip of 62 columns by 8 or 16 rows. Lane l
+ * holds the adjacent pixels b + 2l and b + 2l + 1 of a row (b: the column before the
+ * strip's first) in the halves of its half2 words, so the left and right neighbours of
+ * both are one shuffle and one PRMT away (the nearer half of the neighbouring lane's word
+ * beside a half of its own). Each row is loaded and converted once and serves three output
+ * rows, where bilateral_gauss_half<1> (which this replaced) stored 34 × 26 tile entries
+ * in shared memory for 64 × 24 outputs and waited at a barrier for them; that tile cost
+ * more issue slots than the taps leave at r = 1. Lane 0's low pixel and lane 31's high one
+ * are the strip's margins: their sums are computed and not stored (2 of 64 columns). Each
+ * tap is computed as bilateral_gauss_half<R> computes it, in the same order. */
+static const int kStripOut = 2 * 32 - 2;
+/* Measured on an H100 (docs/performance.md): rows loaded 2 ahead and 4 blocks of 8 warps
+ * per SM (64 registers), against all rows loaded first and 3 blocks. */
+static const int kStripBlocks = 4, kStripAhead = 2;
 
 template <int C>
 struct StripRow {

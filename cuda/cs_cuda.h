@@ -119,7 +119,7 @@ cudaError_t cs_cuda_plan_run (const CsCudaPlan *plan, const CsCudaImage *src, co
 
 /* The GRAY8 and YUV formats: a plan made for RGBA frames of a view's size run on a view of 1–3
  * channels in device memory (common/cs_channels.h, device pointers): filtered on the view itself where
- * the plan's kernels take views (bilateral radius 1), else packed into the colour bytes of a
+ * the plan's kernels take views (the packed-half bilateral), else packed into the colour bytes of a
  * working RGBA frame, filtered into a second one and unpacked into dst (channels.cu says why
  * that is exact). A NULL plan copies the channels. work holds the
  * two working frames: cs_cuda_channels_work_bytes (16-byte aligned); scratch is the plan's. */

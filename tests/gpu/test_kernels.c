@@ -739,8 +739,8 @@ END_TEST
  * the references: luma, NV12 / NV21 chroma, YUY2 luma and YUY2 / UYVY chroma (rows with σ/2,
  * columns with σ: the _axes plans) inside one interleaved buffer of odd pitch, every byte
  * of the output that is not the view's still poison, a second run bit-identical. Bilateral
- * twice: its default window (through the working frame) and radius 1 (the strips kernel on
- * the view itself, where the axes are alike). */
+ * twice: its default window (radius 4, the tile kernel) and radius 1 (the strips), both on
+ * the view itself where the axes are alike (the working frame is left as it was). */
 START_TEST (test_channel_views)
 {
   const int variant = _i % 4, kind = (_i / 4) % CS_TEST_N_VIEW_KINDS, size = _i / (4 * CS_TEST_N_VIEW_KINDS);
@@ -800,13 +800,14 @@ START_TEST (test_channel_views)
     CUDA_OK (cudaDeviceSynchronize ());
     CUDA_OK (cudaMemcpy (outs[run], d_out, bytes, cudaMemcpyDeviceToHost));
   }
-  if (variant == 3 && k->sx == k->sy && w * h > 0) {
-    /* radius 1 with alike axes filters the view itself: the working frame stays as it was */
+  if (filter == 1 && k->sx == k->sy && w * h > 0) {
+    /* the packed-half bilateral with alike axes filters the view itself: the working frame
+     * stays as it was */
     const size_t work_bytes = cs_cuda_channels_work_bytes (w, h);
     uint8_t *w_host = malloc (work_bytes);
     CUDA_OK (cudaMemcpy (w_host, work, work_bytes, cudaMemcpyDeviceToHost));
     for (size_t b = 0; b < work_bytes; b++)
-      ck_assert_msg (w_host[b] == 0x5A, "%s %dx%d: radius 1 went through the working frame", k->name, w, h);
+      ck_assert_msg (w_host[b] == 0x5A, "%s %dx%d: bilateral went through the working frame", k->name, w, h);
     free (w_host);
   }
   int worst = 0;
