@@ -763,6 +763,107 @@ __device__ __forceinline__ bool row_segment (const Segments &geo, int row0, int 
   return en > st;
 }
 
+/* A row sweep's lane: its row, its segment, the warp's tile, and the state and previous
+ * sample it carries from step to step. */
+template <class S, class F, bool kFrameIsIn>
+struct RowLane {
+  const Lines &frame, &in, &partial;
+  const Segments &geo;
+  const F &filt;
+  RowTiles<S, F> &tl;
+  RowSamples<S, F, kFrameIsIn> samples;
+  int row0, lane, row, st, en;
+  bool valid;
+  SweepState state;
+  float4 f_prev, fr_prev;
+};
+
+/* Compute, causal: from the warm-up start s (the warp's earliest, s_min) up to en − 1,
+ * each chunk staged, its causal sums parked in the tile and, unless the anticausal sweep
+ * finds them there (parked_in_tile), stored to the partial plane. */
+template <class S, class F, bool kFrameIsIn>
+__device__ __forceinline__ void rows_causal (RowLane<S, F, kFrameIsIn> &l, int s, int causal_first, bool parked_in_tile)
+{
+  float2 bd[2], x[2];
+  for (int k0 = causal_first; k0 < l.en; k0 += 32) {
+    const int count = min (32, l.en - k0);
+    stage_chunk (l.tl.in, l.in, l.lane < count, l.tl.frame, l.frame, F::kNeedsFrame && !kFrameIsIn && l.lane < count,
+        l.tl.park, l.partial, false, l.row0, l.geo.n_lines, k0 + l.lane, l.lane);
+    __syncwarp ();
+    for (int j = 0; j < count; j++) {
+      const int k = k0 + j;
+      float4 f, fr;
+      l.samples.staged (j, f, fr);
+      if (k > s) {
+        l.filt.terms (fr, l.fr_prev, bd, x);
+        sweep_advance (l.state, bd, x, f, l.f_prev);
+      }
+      l.f_prev = f;
+      l.fr_prev = fr;
+      if (k >= l.st)
+        l.tl.park[l.lane][j] = park_word (sweep_sum (l.state));
+    }
+    __syncwarp ();
+    if (!parked_in_tile)
+      tile_store (l.tl.park, l.partial, l.row0, l.geo.n_lines, k0, l.st, l.en, l.lane);
+    __syncwarp ();
+  }
+}
+
+/* An output, f + the other direction's parked sum + this one's, over the parked sum in the
+ * tile's slot j */
+template <class S, class D, class F, bool kFrameIsIn>
+__device__ __forceinline__ void park_output (RowLane<S, F, kFrameIsIn> &l, const Lines &out, int j, float4 f)
+{
+  const float4 p = load_px (H4 (), l.partial, reinterpret_cast<const char *> (&l.tl.park[l.lane][j]));
+  const float4 h = sweep_sum (l.state);
+  store_px (D (), out, reinterpret_cast<char *> (&l.tl.park[l.lane][j]),
+      make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
+}
+
+/* Compute and store, anticausal: from the warm-up end e (the warp's latest, e_max) down to
+ * st, each chunk staged with its parked causal sums, the outputs f + both sums written over
+ * them in the tile and stored to out. */
+template <class S, class D, class F, bool kFrameIsIn>
+__device__ __forceinline__ void rows_anticausal (RowLane<S, F, kFrameIsIn> &l, const Lines &out, int e,
+    int anticausal_first, bool parked_in_tile)
+{
+  float2 bd[2], x[2];
+  for (int k1 = anticausal_first; k1 >= l.st; k1 -= 32) {
+    const int k0 = max (k1 - 31, l.st), count = k1 - k0 + 1;
+    stage_chunk (l.tl.in, l.in, l.lane < count, l.tl.frame, l.frame, F::kNeedsFrame && !kFrameIsIn && l.lane < count,
+        l.tl.park, l.partial, k0 + l.lane < l.en && l.lane < count && !parked_in_tile, l.row0, l.geo.n_lines,
+        k0 + l.lane, l.lane);
+    __syncwarp ();
+    for (int j = count - 1; j >= 0; j--) {
+      const int k = k0 + j;
+      float4 f, fr;
+      l.samples.staged (j, f, fr);
+      if (k < e) {
+        l.filt.terms (l.fr_prev, fr, bd, x);
+        sweep_advance (l.state, bd, x, f, l.f_prev);
+      } else if (k == e && l.valid) {
+        l.filt.anticausal_state (l.state, l.row, blockIdx.y, l.en, l.geo.n);
+      }
+      l.f_prev = f;
+      l.fr_prev = fr;
+      if (k < l.en)
+        park_output<S, D> (l, out, j, f);
+    }
+    __syncwarp ();
+    /* only this chunk's samples: lanes past `count` hold another chunk's stale values */
+    if (sizeof (typename Raw<D>::T) == 8)
+      tile_store (l.tl.park, out, l.row0, l.geo.n_lines, k0, l.st, min (l.en, k1 + 1), l.lane);
+    else {
+      const int k = k0 + l.lane;
+      if (k < l.en && l.lane < count)
+        for (int r = 0; r < 32 && l.row0 + r < l.geo.n_lines; r++)
+          *reinterpret_cast<unsigned int *> (out.at (l.row0 + r, k)) = l.tl.park[r][l.lane].x;
+    }
+    __syncwarp ();
+  }
+}
+
 /* Rows of any filter (recursivegauss's swept passes; the edge-aware rows run
  * sweep_rows_split). kFrameIsIn: the pass reads the frame itself (first pass), so one tile
  * serves both. */
@@ -781,91 +882,28 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
   const int s = valid ? filt.causal_start (frame, row, st) : st;
   const int e = valid ? filt.anticausal_end (frame, row, en, geo.n) : en - 1;
   const int s_min = warp_min (s), e_max = warp_max (e);
-  SweepState state;
+  RowLane<S, F, kFrameIsIn> l = { frame, in, partial, geo, filt, tl, { frame, in, tl, row, lane, valid }, row0, lane,
+    row, st, en, valid };
   if (valid)
-    filt.causal_state (state, row, blockIdx.y, st);
+    filt.causal_state (l.state, row, blockIdx.y, st);
   else
-    sweep_zero (state);
-  float2 bd[2], x[2];
+    sweep_zero (l.state);
   /* The first sample of a sweep only gives the difference of the next step: when nothing is
    * written there, each lane loads it itself, and the tiles start one sample later (a
    * segment of 32·m samples would otherwise stage m + 1 tiles, one of them for a sample). */
-  const RowSamples<S, F, kFrameIsIn> samples = { frame, in, tl, row, lane, valid };
-  float4 f_prev, fr_prev;
-  samples.at (s_min, f_prev, fr_prev);
+  l.samples.at (s_min, l.f_prev, l.fr_prev);
   const int causal_first = s_min < st ? s_min + 1 : s_min;
   const int anticausal_first = e_max >= en ? e_max - 1 : e_max;
   /* When both sweeps take the segment as one chunk at the same place (carried starts, at
    * most 32 samples), the causal sums stay in the tile for the anticausal sweep instead of
    * going through the partial plane. */
   const bool parked_in_tile = causal_first == st && anticausal_first <= st + 31;
-
-  for (int k0 = causal_first; k0 < en; k0 += 32) {
-    const int count = min (32, en - k0);
-    stage_chunk (tl.in, in, lane < count, tl.frame, frame, F::kNeedsFrame && !kFrameIsIn && lane < count,
-        tl.park, partial, false, row0, geo.n_lines, k0 + lane, lane);
-    __syncwarp ();
-    for (int j = 0; j < count; j++) {
-      const int k = k0 + j;
-      float4 f, fr;
-      samples.staged (j, f, fr);
-      if (k > s) {
-        filt.terms (fr, fr_prev, bd, x);
-        sweep_advance (state, bd, x, f, f_prev);
-      }
-      f_prev = f;
-      fr_prev = fr;
-      if (k >= st)
-        tl.park[lane][j] = park_word (sweep_sum (state));
-    }
-    __syncwarp ();
-    if (!parked_in_tile)
-      tile_store (tl.park, partial, row0, geo.n_lines, k0, st, en, lane);
-    __syncwarp ();
-  }
-
-  sweep_zero (state);
-  samples.at (e_max, f_prev, fr_prev);
+  rows_causal (l, s, causal_first, parked_in_tile);
+  sweep_zero (l.state);
+  l.samples.at (e_max, l.f_prev, l.fr_prev);
   if (e == e_max && valid)
-    filt.anticausal_state (state, row, blockIdx.y, en, geo.n);
-  for (int k1 = anticausal_first; k1 >= st; k1 -= 32) {
-    const int k0 = max (k1 - 31, st), count = k1 - k0 + 1;
-    stage_chunk (tl.in, in, lane < count, tl.frame, frame, F::kNeedsFrame && !kFrameIsIn && lane < count,
-        tl.park, partial, k0 + lane < en && lane < count && !parked_in_tile, row0, geo.n_lines, k0 + lane, lane);
-    __syncwarp ();
-    const auto output = [&] (int j, float4 f) {
-      const float4 p = load_px (H4 (), partial, reinterpret_cast<const char *> (&tl.park[lane][j]));
-      const float4 h = sweep_sum (state);
-      const float4 o = make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w);
-      store_px (D (), out, reinterpret_cast<char *> (&tl.park[lane][j]), o);
-    };
-    for (int j = count - 1; j >= 0; j--) {
-      const int k = k0 + j;
-      float4 f, fr;
-      samples.staged (j, f, fr);
-      if (k < e) {
-        filt.terms (fr_prev, fr, bd, x);
-        sweep_advance (state, bd, x, f, f_prev);
-      } else if (k == e && valid) {
-        filt.anticausal_state (state, row, blockIdx.y, en, geo.n);
-      }
-      f_prev = f;
-      fr_prev = fr;
-      if (k < en)
-        output (j, f);
-    }
-    __syncwarp ();
-    /* only this chunk's samples: lanes past `count` hold another chunk's stale values */
-    if (sizeof (typename Raw<D>::T) == 8)
-      tile_store (tl.park, out, row0, geo.n_lines, k0, st, min (en, k1 + 1), lane);
-    else {
-      const int k = k0 + lane;
-      if (k < en && lane < count)
-        for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
-          *reinterpret_cast<unsigned int *> (out.at (row0 + r, k)) = tl.park[r][lane].x;
-    }
-    __syncwarp ();
-  }
+    filt.anticausal_state (l.state, row, blockIdx.y, en, geo.n);
+  rows_anticausal<S, D> (l, out, e, anticausal_first, parked_in_tile);
 }
 
 /* Rows of filters whose sweeps start from zero (F::kZeroStarts), each (32 rows, segment) on
