@@ -251,7 +251,7 @@ struct BilateralPlan : CsCudaPlan {
     return cudaGetLastError ();
   }
 
-  cudaError_t run_view (const CsChannels &src, const CsChannels &dst, void *, cudaStream_t stream) const override
+  cudaError_t run_view (const CsChannels &src, const CsChannels &dst, void *, bool, cudaStream_t stream) const override
   {
     if (path != CS_CUDA_PATH_BILATERAL_HALF_STRIPS && path != CS_CUDA_PATH_BILATERAL_HALF_TILES)
       return cudaErrorNotSupported;

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * A plan whose kernels take views runs on the view itself (CsCudaPlan::run_view: the
- * packed-half bilateral). Otherwise the view's channels are packed into the colour bytes of a working
+ * packed-half bilateral, recursivegauss's tiles). Otherwise the view's channels are packed into the colour bytes of a working
  * RGBA frame (the other colour bytes 0: a constant 0 channel filters to 0 and adds nothing
  * to a range distance, so the RGBA kernels compute exactly the view's filter;
  * docs/algorithms.md, "Formats"), filtered by the plan into a second working frame and
@@ -135,8 +135,8 @@ extern "C" size_t cs_cuda_channels_work_bytes (int width, int height)
   return 2 * cs::work_pitch (width) * (size_t) height;
 }
 
-extern "C" cudaError_t cs_cuda_plan_run_channels (const CsCudaPlan *plan, const CsChannels *src,
-    const CsChannels *dst, void *work, void *scratch, cudaStream_t stream)
+static cudaError_t run_channels (const CsCudaPlan *plan, const CsChannels *src, const CsChannels *dst, void *work,
+    void *scratch, bool beside, cudaStream_t stream)
 {
   using namespace cs;
   if (!views_fit (*src, *dst) || (plan && (plan->width != src->width || plan->height != src->height)) ||
@@ -154,7 +154,7 @@ extern "C" cudaError_t cs_cuda_plan_run_channels (const CsCudaPlan *plan, const 
       copy<3><<<grid, block, 0, stream>>> (*src, *dst);
     return cudaGetLastError ();
   }
-  cudaError_t err = plan->run_view (*src, *dst, scratch, stream);
+  cudaError_t err = plan->run_view (*src, *dst, scratch, beside, stream);
   if (err != cudaErrorNotSupported)
     return err;
   const size_t pitch = work_pitch (src->width);
@@ -178,4 +178,16 @@ extern "C" cudaError_t cs_cuda_plan_run_channels (const CsCudaPlan *plan, const 
   else
     unpack<3><<<grid, block, 0, stream>>> (out, pitch, *dst);
   return cudaGetLastError ();
+}
+
+extern "C" cudaError_t cs_cuda_plan_run_channels (const CsCudaPlan *plan, const CsChannels *src,
+    const CsChannels *dst, void *work, void *scratch, cudaStream_t stream)
+{
+  return run_channels (plan, src, dst, work, scratch, false, stream);
+}
+
+extern "C" cudaError_t cs_cuda_plan_run_channels_beside (const CsCudaPlan *plan, const CsChannels *src,
+    const CsChannels *dst, void *work, void *scratch, cudaStream_t stream)
+{
+  return run_channels (plan, src, dst, work, scratch, true, stream);
 }

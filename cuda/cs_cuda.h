@@ -119,12 +119,21 @@ cudaError_t cs_cuda_plan_run (const CsCudaPlan *plan, const CsCudaImage *src, co
 
 /* The GRAY8 and YUV formats: a plan made for RGBA frames of a view's size run on a view of 1–3
  * channels in device memory (common/cs_channels.h, device pointers): filtered on the view itself where
- * the plan's kernels take views (the packed-half bilateral), else packed into the colour bytes of a
+ * the plan's kernels take views (the packed-half bilateral, recursivegauss's tiles), else packed into the colour bytes of a
  * working RGBA frame, filtered into a second one and unpacked into dst (channels.cu says why
  * that is exact). A NULL plan copies the channels. work holds the
  * two working frames: cs_cuda_channels_work_bytes (16-byte aligned); scratch is the plan's. */
 size_t cs_cuda_channels_work_bytes (int width, int height);
 cudaError_t cs_cuda_plan_run_channels (const CsCudaPlan *plan, const CsChannels *src, const CsChannels *dst,
+    void *work, void *scratch, cudaStream_t stream);
+
+/* The same for the second and later views of one frame (luma, then chroma; fields): views whose
+ * samples are apart from those of the views run before them on the stream since the frame's
+ * first. Where the plan filters the view itself in one kernel (recursivegauss's tiles), that
+ * kernel may start while the previous view's last kernel finishes (programmatic dependent
+ * launch, sm_90 and newer: the chroma plane's blocks fill the SMs luma's last wave leaves
+ * idle) and finishes after it, so the frame is done when its last view's kernel is. */
+cudaError_t cs_cuda_plan_run_channels_beside (const CsCudaPlan *plan, const CsChannels *src, const CsChannels *dst,
     void *work, void *scratch, cudaStream_t stream);
 
 #ifdef __cplusplus

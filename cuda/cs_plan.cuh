@@ -20,8 +20,9 @@ struct CsCudaPlan {
       cudaStream_t stream) const = 0;
   /* The plan on a view's own channels (views of the plan's size, checked by the caller), where
    * its kernels take views; cudaErrorNotSupported where they do not, and the caller packs
-   * the view into an RGBA working frame (channels.cu). */
-  virtual cudaError_t run_view (const CsChannels &, const CsChannels &, void *, cudaStream_t) const
+   * the view into an RGBA working frame (channels.cu). beside: its kernels may start while
+   * the stream's previous kernel finishes (cs_cuda_plan_run_channels_beside). */
+  virtual cudaError_t run_view (const CsChannels &, const CsChannels &, void *, bool, cudaStream_t) const
   {
     return cudaErrorNotSupported;
   }

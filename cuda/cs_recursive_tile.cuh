@@ -39,7 +39,10 @@ struct TileLaunch {
   int steps;           /* the kernel's instance: windows of 16·steps samples */
   int blocks_per_sm;   /* the kernel's instance: 3 (T over its samples) or 2 */
   int shared_bytes;
-  mutable bool attributes_set;   /* the kernel's shared-memory attributes, set at its first launch */
+  bool overlap;        /* the device has programmatic dependent launch (cs_plan.cuh's launches_overlap) */
+  /* the kernels' shared-memory attributes, set at their first launch: the RGBA family's,
+   * one-channel views', two-channel views' */
+  mutable bool attributes_set[3];
 };
 
 /* Whether a frame of n_x x n_y cut into segments_x row segments and segments_y column
@@ -59,6 +62,12 @@ bool plan_tiles (int width, int height, int segments_x, int segments_y, int warm
     const CsCudaDevice &dev, const Policy &policy, TileLaunch &t);
 
 cudaError_t launch_tiles (Lines in, Lines out, const TileLaunch &t, cudaStream_t stream);
+
+/* The same on views of one or two channels (common/cs_channels.h) of the planned size, on
+ * the views themselves; cudaErrorNotSupported for three. beside: the kernel may start while
+ * the stream's previous kernel finishes (where the device allows: cs_launch.cuh). */
+cudaError_t launch_tiles_view (const CsChannels &in, const CsChannels &out, const TileLaunch &t, bool beside,
+    cudaStream_t stream);
 
 }  // namespace cs
 

@@ -240,6 +240,11 @@ struct TilesPlan : CsCudaPlan {
     return launch_tiles (make_lines (src.data, src.pitch, 4, true, src.alpha_offset == 0),
         make_lines (dst.data, dst.pitch, 4, true, dst.alpha_offset == 0), tiles, stream);
   }
+
+  cudaError_t run_view (const CsChannels &src, const CsChannels &dst, void *, bool beside, cudaStream_t stream) const override
+  {
+    return launch_tiles_view (src, dst, tiles, beside, stream);
+  }
 };
 
 /* scratch: T (half4 rows) first, then the carried passes' tables and states */

@@ -5,9 +5,14 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "cs_recursive_tile.cuh"
+#include "cs_launch.cuh"
 #include "cs_mma.cuh"
+#include "cs_plan.cuh"
 
+#include <limits.h>
 #include <string.h>
+
+#include <cstdlib>
 
 namespace cs {
 
@@ -25,10 +30,12 @@ struct TileLayout {
    * the registers an mma takes */
   static constexpr int kPairBytes = kTileMaxPairs * 4, kRowFragBytes = kTileMaxPairs * 8, kColFragBytes = kTileMaxPairs * 16;
   static constexpr int kEndBytes = kTileMaxSegment * 16;   /* per output i: (hi, hi of i + 8, lo, lo of i + 8) */
-  static constexpr int kBytes = kFBytes + kTBytes + kColFragBytes + kRowFragBytes + kPairBytes + kEndBytes;
+  static constexpr int kBoundsBytes = 32;   /* a view block's planes' column bounds (plane_bounds) */
+  static constexpr int kBytes =
+      kFBytes + kTBytes + kColFragBytes + kRowFragBytes + kPairBytes + kEndBytes + kBoundsBytes;
 };
 
-/* The tile of block (blockIdx.x, blockIdx.y): its segments, and the window around them. */
+/* A tile: its segments, and the window around them. */
 struct TileWindow {
   int x_st, x_en, y_st, y_en;   /* the outputs: columns x_st..x_en − 1, rows y_st..y_en − 1 */
   int x0, y0;                   /* the window: K samples from P before the segment */
@@ -36,9 +43,15 @@ struct TileWindow {
   int sy, ey;                   /* the sweeps' rows, as rows of the window (and of T) */
   int width_out, height_out;
 
-  __device__ __forceinline__ explicit TileWindow (const TileParams &p)
-      : x_st (cut (blockIdx.x, p.width, p.segments_x)), x_en (cut (blockIdx.x + 1, p.width, p.segments_x)),
-        y_st (cut (blockIdx.y, p.height, p.segments_y)), y_en (cut (blockIdx.y + 1, p.height, p.segments_y)),
+  /* the tile of row segment tile_x and column segment blockIdx.y */
+  __device__ __forceinline__ TileWindow (const TileParams &p, unsigned int tile_x)
+      : TileWindow (p, cut (tile_x, p.width, p.segments_x), cut (tile_x + 1, p.width, p.segments_x))
+  {
+  }
+
+  /* the tile of columns x_st..x_en − 1 and column segment blockIdx.y */
+  __device__ __forceinline__ TileWindow (const TileParams &p, int x_start, int x_end)
+      : x_st (x_start), x_en (x_end), y_st (cut (blockIdx.y, p.height, p.segments_y)), y_en (cut (blockIdx.y + 1, p.height, p.segments_y)),
         x0 (x_st - p.pad), y0 (y_st - p.pad), sx (max (x_st - p.warmup, 0)), ex (min (x_en + p.warmup, p.width) - 1),
         sy (max (y_st - p.warmup, 0) - y0), ey (min (y_en + p.warmup, p.height) - 1 - y0), width_out (x_en - x_st),
         height_out (y_en - y_st)
@@ -55,18 +68,52 @@ struct TileWindow {
  * (four words a row) in two batches, each issued whole before any word is used: each wait
  * costs a memory latency, and one batch of all rows would not fit the registers. The first
  * batch is in flight while the block sets up M's fragment tables. */
-template <int S>
-struct WindowRows {
+template <int S, class Rows>
+struct RowBatches {
   static constexpr int K = 16 * S, kQuads = K / 4, kGroups = kTileThreads / kQuads;
   static constexpr int kAhead = (K + 2 * kGroups - 1) / (2 * kGroups);
   int q, group, r_begin, r_end;
+
+  /* rows of the window from m-tile m_first to m_last */
+  __device__ __forceinline__ RowBatches (int m_first, int m_last, int tid)
+      : q (tid % kQuads), group (tid / kQuads), r_begin (16 * m_first + tid / kQuads), r_end (16 * (m_last + 1))
+  {
+  }
+
+  __device__ __forceinline__ bool active () const { return group < kGroups; }
+
+  /* the fetched batch and the rest, into the planes of samples as f − 128:
+   * (1024 + f) − 1152, exact (Rows::stage_row) */
+  template <int kFStride, class Px>
+  __device__ __forceinline__ void stage (const Px &in, const TileWindow &win, __half *f_plane)
+  {
+    Rows &rows = *static_cast<Rows *> (this);
+    const unsigned int first = Rows::first_colour (in);
+    for (int r0 = r_begin; r0 < r_end; r0 += kAhead * kGroups) {
+      if (r0 != r_begin)
+        rows.fetch (in, win, r0);
+#pragma unroll
+      for (int b = 0; b < kAhead; b++) {
+        const int r = r0 + b * kGroups;
+        if (r >= r_end)
+          break;
+        rows.template stage_row<kFStride> (first, f_plane, b, r);
+      }
+    }
+  }
+};
+
+template <int S>
+struct WindowRows : RowBatches<S, WindowRows<S>> {
+  using B = RowBatches<S, WindowRows<S>>;
+  using B::K, B::kAhead, B::kGroups, B::q;
   int c[4];
   bool vector;
   unsigned int w[kAhead][4];
 
-  /* rows of the window from m-tile m_first to m_last */
-  __device__ __forceinline__ WindowRows (const Lines &in, const TileWindow &win, int m_first, int m_last, int tid)
-      : q (tid % kQuads), group (tid / kQuads), r_begin (16 * m_first + tid / kQuads), r_end (16 * (m_last + 1))
+  __device__ __forceinline__ WindowRows (const TileParams &, const int *, const Lines &in, const TileWindow &win,
+      int m_first, int m_last, int tid)
+      : B (m_first, m_last, tid)
   {
 #pragma unroll
     for (int j = 0; j < 4; j++)
@@ -77,8 +124,6 @@ struct WindowRows {
     const bool inside = win.x0 + 4 * q >= win.sx && win.x0 + 4 * q + 3 <= win.ex;
     vector = inside && in.lines_aligned_at (c[0], 16);
   }
-
-  __device__ __forceinline__ bool active () const { return group < kGroups; }
 
   /* issues the loads of rows r0, r0 + kGroups, … (kAhead of them) */
   __device__ __forceinline__ void fetch (const Lines &in, const TileWindow &win, int r0)
@@ -102,29 +147,185 @@ struct WindowRows {
       }
   }
 
-  /* the fetched batch and the rest, into the channels' sample planes as f − 128:
-   * (1024 + f) − 1152, exact */
+  /* the byte of a pixel's first colour channel */
+  static __device__ __forceinline__ unsigned int first_colour (const Lines &in) { return in.alpha_first ? 1u : 0u; }
+
+  /* row r of batch b into the channels' planes */
   template <int kFStride>
-  __device__ __forceinline__ void stage (const Lines &in, const TileWindow &win, __half *f_plane)
+  __device__ __forceinline__ void stage_row (unsigned int first, __half *f_plane, int b, int r) const
   {
-    const unsigned int first = in.alpha_first ? 1u : 0u;
-    for (int r0 = r_begin; r0 < r_end; r0 += kAhead * kGroups) {
-      if (r0 != r_begin)
-        fetch (in, win, r0);
 #pragma unroll
-      for (int b = 0; b < kAhead; b++) {
-        const int r = r0 + b * kGroups;
-        if (r >= r_end)
-          break;
-#pragma unroll
-        for (int ch = 0; ch < 3; ch++)
-          reinterpret_cast<uint2 *> (f_plane + (ch * K + r) * kFStride)[q] =
-              make_uint2 (hsub2 (biased_pair (w[b][0], w[b][1], first + ch), 0x64806480u),
-                  hsub2 (biased_pair (w[b][2], w[b][3], first + ch), 0x64806480u));
-      }
-    }
+    for (int ch = 0; ch < 3; ch++)
+      reinterpret_cast<uint2 *> (f_plane + (ch * K + r) * kFStride)[q] =
+          make_uint2 (hsub2 (biased_pair (w[b][0], w[b][1], first + ch), 0x64806480u),
+              hsub2 (biased_pair (w[b][2], w[b][3], first + ch), 0x64806480u));
   }
 };
+
+/* The planes of a view's block. A block fills three planes of samples whatever the layout:
+ * the RGBA family's three colour channels of tile (blockIdx.x, blockIdx.y), or, on a view of
+ * C channels, the (tile, channel) pairs 3·blockIdx.x .. 3·blockIdx.x + 2 of tile row
+ * blockIdx.y, tiles before channels (one channel: three tiles side by side; two: a tile and a
+ * half). Every block then does the products of three planes, and a view's frame takes C/3 of
+ * the blocks of an RGBA frame of its size. Planes past the row's last tile repeat it, filtered
+ * but not stored. */
+template <int C>
+struct ViewPlane {
+  int tile, channel;
+  bool stored;
+
+  __device__ __forceinline__ ViewPlane (const TileParams &p, int j)
+  {
+    const int i = 3 * blockIdx.x + j;
+    tile = min (i / C, p.segments_x - 1);
+    channel = i % C;
+    stored = i < C * p.segments_x;
+  }
+};
+
+/* A view block's planes' column bounds into shared memory: x_st of plane j at j, x_en at
+ * 3 + j (a division each, once a block rather than in every thread) */
+template <int C>
+__device__ __forceinline__ void plane_bounds (const TileParams &, const Lines &, int *, int)
+{
+}
+
+template <int C>
+__device__ __forceinline__ void plane_bounds (const TileParams &p, const CsChannels &, int *bounds, int tid)
+{
+  if (tid < 6)
+    bounds[tid] = cut (ViewPlane<C> (p, tid % 3).tile + tid / 3, p.width, p.segments_x);
+  __syncthreads ();
+}
+
+/* plane j's tile, from plane_bounds */
+__device__ __forceinline__ TileWindow plane_window (const TileParams &p, const int *bounds, int j)
+{
+  return TileWindow (p, bounds[j], bounds[3 + j]);
+}
+
+static constexpr int view_blocks_x (int channels, int segments_x)
+{
+  return (channels * segments_x + 2) / 3;
+}
+
+/* A channel's first sample and row stride, selected: a run-time index into the parameter's
+ * arrays would copy the view to local memory. */
+__device__ __forceinline__ unsigned char *channel_base (const CsChannels &v, int channel)
+{
+  return channel == 0 ? v.data[0] : channel == 1 ? v.data[1] : v.data[2];
+}
+
+__device__ __forceinline__ ptrdiff_t channel_stride (const CsChannels &v, int channel)
+{
+  return channel == 0 ? v.stride[0] : channel == 1 ? v.stride[1] : v.stride[2];
+}
+
+/* Load, views: as WindowRows, a thread per four columns of each plane walking the rows, one
+ * word a row and plane (sample k in byte k). The four samples, clamped to the sweeps' s..e,
+ * span at most 4·step bytes; the thread loads the aligned words that hold them (two at step
+ * 1: luma, I420 chroma; three at step 2: NV12 chroma, YUY2 luma), funnel-shifts them to the
+ * first sample's byte and picks the samples with one PRMT whose selector, like the words'
+ * offsets, is set once. Every lane runs the same instructions whatever its alignment and
+ * clamping, where a vector load for inner columns and byte loads for the others diverged
+ * within every warp. Steps above 2 (packed 4:2:2 chroma) take byte loads. */
+template <int S, int C>
+struct ViewRows : RowBatches<S, ViewRows<S, C>> {
+  using B = RowBatches<S, ViewRows<S, C>>;
+  using B::kAhead, B::kGroups, B::q;
+  /* per plane j, set once (two registers, so that three-block instances do not spill): its
+   * sample c0 of frame row 0 in bytes from the view's data[0] (launch_tiles_view: 32 bits
+   * hold it), and the selector: bits 4k..4k + 3 (c_k − c_0)·step for k = 1..3, bits 0..3
+   * (c_3 − c_0)·step */
+  int offset[3];
+  unsigned int pick[3];
+  unsigned int w[kAhead][3];
+
+  __device__ __forceinline__ ViewRows (const TileParams &p, const int *bounds, const CsChannels &in,
+      const TileWindow &, int m_first, int m_last, int tid)
+      : B (m_first, m_last, tid)
+  {
+#pragma unroll
+    for (int j = 0; j < 3; j++) {
+      const ViewPlane<C> plane (p, j);
+      const TileWindow columns = plane_window (p, bounds, j);
+      int c[4];
+#pragma unroll
+      for (int k = 0; k < 4; k++)
+        c[k] = clampi (columns.x0 + 4 * q + k, columns.sx, columns.ex);
+      offset[j] = (int) (channel_base (in, plane.channel) - in.data[0]) + c[0] * in.step;
+      pick[j] = (unsigned int) ((c[3] - c[0]) * in.step);
+#pragma unroll
+      for (int k = 1; k < 4; k++)
+        pick[j] |= (unsigned int) ((c[k] - c[0]) * in.step) << (4 * k);
+    }
+  }
+
+  /* plane j's four samples of window row r, samples kStep bytes apart (0: any step) */
+  template <int kStep>
+  __device__ __forceinline__ unsigned int samples (const CsChannels &in, const TileWindow &win, int j, int r) const
+  {
+    const int channel = (3 * blockIdx.x + j) % C;
+    const unsigned char *at =
+        in.data[0] + offset[j] + (ptrdiff_t) (win.y0 + clampi (r, win.sy, win.ey)) * channel_stride (in, channel);
+    const uintptr_t a = reinterpret_cast<uintptr_t> (at);
+    const unsigned int shift = 8u * (unsigned int) (a & 3), span = pick[j] & 0xFu, select = pick[j] & 0xFFF0u;
+    const unsigned int *lo = reinterpret_cast<const unsigned int *> (a & ~(uintptr_t) 3);
+    const unsigned int *hi = reinterpret_cast<const unsigned int *> ((a + span) & ~(uintptr_t) 3);
+    if constexpr (kStep == 1) {   /* the samples in 3 + 4 bytes from lo: two words (the same where they fit one) */
+      const unsigned int shifted = __funnelshift_r (__ldg (lo), __ldg (hi), shift);
+      return __byte_perm (shifted, 0, select);
+    }
+    if constexpr (kStep == 2) {   /* in 3 + 7 bytes: lo, the word after it (no further than hi) and hi */
+      const unsigned int w0 = __ldg (lo), w1 = __ldg (lo + (hi > lo)), w2 = __ldg (hi);
+      return __byte_perm (__funnelshift_r (w0, w1, shift), __funnelshift_r (w1, w2, shift), select);
+    }
+    unsigned int v = 0;
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+      v |= (unsigned int) __ldg (at + ((select >> (4 * k)) & 0xF)) << (8 * k);
+    return v;
+  }
+
+  template <int kStep>
+  __device__ __forceinline__ void fetch_rows (const CsChannels &in, const TileWindow &win, int r0)
+  {
+#pragma unroll
+    for (int b = 0; b < kAhead; b++)
+#pragma unroll
+      for (int j = 0; j < 3; j++)
+        w[b][j] = samples<kStep> (in, win, j, r0 + b * kGroups);
+  }
+
+  /* the samples of rows r0, r0 + kGroups, … (kAhead of them) of the three planes: the step
+   * decided once, outside the rows, so that all their loads issue before the first is used */
+  __device__ __forceinline__ void fetch (const CsChannels &in, const TileWindow &win, int r0)
+  {
+    if (in.step == 1)
+      fetch_rows<1> (in, win, r0);
+    else if (in.step == 2)
+      fetch_rows<2> (in, win, r0);
+    else
+      fetch_rows<0> (in, win, r0);
+  }
+
+  static __device__ __forceinline__ unsigned int first_colour (const CsChannels &) { return 0; }
+
+  /* row r of batch b into the three planes (each word one plane's four samples) */
+  template <int kFStride>
+  __device__ __forceinline__ void stage_row (unsigned int, __half *f_plane, int b, int r) const
+  {
+#pragma unroll
+    for (int j = 0; j < 3; j++)
+      reinterpret_cast<uint2 *> (f_plane + (j * B::K + r) * kFStride)[q] =
+          make_uint2 (hsub2 (__byte_perm (w[b][j], 0x64646464u, 0x4140u), 0x64806480u),
+              hsub2 (__byte_perm (w[b][j], 0x64646464u, 0x4342u), 0x64806480u));
+  }
+};
+
+/* The loader of a layout */
+template <int S, class Px, int C> struct TileRows { typedef WindowRows<S> T; };
+template <int S, int C> struct TileRows<S, CsChannels, C> { typedef ViewRows<S, C> T; };
 
 /* M's entries as fp16 pairs into the fragment tables; a lane's fragment registers are the
  * words at its d0 = g − 2t + P plus compile-time offsets (8 per n-tile, 16 per m-tile or
@@ -313,6 +514,17 @@ __device__ __forceinline__ void column_products (const __half *t_channel, const 
   }
 }
 
+/* The A fragments the columns' products take, held in registers (two blocks per SM) or not
+ * (sliding: column_products loads them as it goes) */
+template <int S, bool kSliding, int kHeld>
+__device__ __forceinline__ void hold_fragments (const uint4 *col_frag, uint4 (&held)[kHeld])
+{
+  if constexpr (!kSliding)
+#pragma unroll
+    for (int u = 0; u < kHeld; u++)
+      held[u] = col_frag[16 * (u - (S - 1))];
+}
+
 /* Store: the words, each byte of the channels recentred on 128 (its top bit flipped); both
  * pixels in one 8-byte store where every row allows */
 __device__ __forceinline__ void store_words (const Lines &out, const TileWindow &win, int x, int g, const TileWords &words)
@@ -343,19 +555,19 @@ __device__ __forceinline__ void store_words (const Lines &out, const TileWindow 
  * registers, that made ptxas spill the row indices; there the warp slides four of them
  * along the k-steps: −1 to −2 % at 4K, where holding them all measured 1.5–2.5 % faster at
  * 1080p (docs/performance.md). */
-template <int S, int kBlocksPerSm>
-__device__ __forceinline__ void tile_columns (const Lines &in, const Lines &out, const TileWindow &win,
-    const __half *t_plane, const uint4 *col_words, const uint4 *col_ends, int lane_pair, int warp, int lane)
+template <int S, int kBlocksPerSm, int C>
+__device__ __forceinline__ void tile_columns (const TileParams &, const int *, const Lines &in, const Lines &out,
+    const TileWindow &win, const __half *t_plane, const uint4 *col_words, const uint4 *col_ends, int lane_pair,
+    int warp, int lane)
 {
+  if (8 * warp >= win.width_out)
+    return;
   constexpr bool kSlidingFragments = kBlocksPerSm >= 3;
   using L = TileLayout<S, kSlidingFragments>;
   const int g = lane / 4, t = lane % 4, x_chunk = 8 * warp, x = x_chunk + 2 * t;
   const uint4 *col_frag = col_words + lane_pair;
   uint4 held[kSlidingFragments ? 1 : L::kColFrags];
-  if constexpr (!kSlidingFragments)
-#pragma unroll
-    for (int u = 0; u < L::kColFrags; u++)
-      held[u] = col_frag[16 * (u - (S - 1))];
+  hold_fragments<S, kSlidingFragments> (col_frag, held);
   TileWords words;
   load_alpha_words (in, out, win, x, g, words);
 /* at three blocks per SM one channel at a time (unrolled, the next channel's loads are
@@ -380,9 +592,90 @@ __device__ __forceinline__ void tile_columns (const Lines &in, const Lines &out,
   store_words (out, win, x, g, words);
 }
 
-template <int S, int kBlocksPerSm>
+/* Store, views: a plane's two columns (x, x + 1) of its 64 rows into its channel, recentred
+ * on 128; both bytes in one 2-byte store where the samples are adjacent and every row allows */
+__device__ __forceinline__ void store_plane (const CsChannels &out, int channel, const TileWindow &win, int x, int g,
+    const float (&acc)[kTileMaxSegment / 16][4])
+{
+  if (x >= win.width_out)
+    return;
+  const ptrdiff_t stride = channel_stride (out, channel);
+  unsigned char *first = channel_base (out, channel) + (ptrdiff_t) (win.x_st + x) * out.step +
+      (ptrdiff_t) (win.y_st + g) * stride;
+  const bool second = x + 1 < win.width_out;
+  /* out − 128 = floor(T − 127.5 + the sums), as the RGBA family's bytes; row 16m + g + 8h of
+   * the tile at first + (2m + h)·8 rows */
+  if (second && out.step == 1 && ((reinterpret_cast<uintptr_t> (first) | (uintptr_t) stride) & 1) == 0) {
+#pragma unroll
+    for (int m = 0; m < kTileMaxSegment / 16; m++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        if (16 * m + g + 8 * h < win.height_out)
+          *reinterpret_cast<unsigned short *> (first + (ptrdiff_t) (2 * m + h) * 8 * stride) = (unsigned short) (
+              __byte_perm (round_to_signed_byte (acc[m][2 * h]), round_to_signed_byte (acc[m][2 * h + 1]), 0x0040u) ^
+              0x8080u);
+  } else {
+#pragma unroll
+    for (int m = 0; m < kTileMaxSegment / 16; m++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        if (16 * m + g + 8 * h < win.height_out) {
+          unsigned char *dst = first + (ptrdiff_t) (2 * m + h) * 8 * stride;
+          dst[0] = (unsigned char) (round_to_signed_byte (acc[m][2 * h]) ^ 0x80u);
+          if (second)
+            dst[out.step] = (unsigned char) (round_to_signed_byte (acc[m][2 * h + 1]) ^ 0x80u);
+        }
+  }
+}
+
+/* Columns, views: a warp per 8 output columns of each of the block's planes in turn (the
+ * fragments as tile_columns holds or slides them), each plane stored as it is done. */
+template <int S, int kBlocksPerSm, int C>
+__device__ __forceinline__ void tile_columns (const TileParams &p, const int *bounds, const CsChannels &,
+    const CsChannels &out, const TileWindow &win, const __half *t_plane, const uint4 *col_words,
+    const uint4 *col_ends, int lane_pair, int warp, int lane)
+{
+  constexpr bool kSlidingFragments = kBlocksPerSm >= 3;
+  using L = TileLayout<S, kSlidingFragments>;
+  const int g = lane / 4, t = lane % 4, x_chunk = 8 * warp, x = x_chunk + 2 * t;
+  const uint4 *col_frag = col_words + lane_pair;
+  uint4 held[kSlidingFragments ? 1 : L::kColFrags];
+  hold_fragments<S, kSlidingFragments> (col_frag, held);
+#pragma unroll 1
+  for (int j = 0; j < 3; j++) {
+    const ViewPlane<C> plane (p, j);
+    const TileWindow columns = plane_window (p, bounds, j);
+    if (!plane.stored || x_chunk >= columns.width_out)
+      continue;
+    float acc[kTileMaxSegment / 16][4];
+    column_products<S, kSlidingFragments> (t_plane + j * L::K * L::kTStride, col_frag, held, col_ends, win, x_chunk,
+        lane, acc);
+    store_plane (out, plane.channel, columns, x, g, acc);
+  }
+}
+
+/* The tile whose rows the block holds, and whether there is nothing to do: a view's block
+ * may hold tiles of no columns beside others (more segments than samples) */
+template <int C>
+__device__ __forceinline__ unsigned int block_tile (const TileParams &, const Lines &) { return blockIdx.x; }
+template <int C>
+__device__ __forceinline__ unsigned int block_tile (const TileParams &p, const CsChannels &) { return ViewPlane<C> (p, 0).tile; }
+__device__ __forceinline__ bool block_empty (const Lines &, const TileWindow &win) { return win.empty (); }
+
+/* A view's kernel lets a following view's kernel, launched beside it, start once all its
+ * blocks have (launch_tiles_view); launched beside the previous one, it waits for that one
+ * before it finishes, so that the last view's kernel finishing means the frame is done
+ * (cs_launch.cuh). Without the launch attribute both do nothing; the RGBA family's frames are
+ * one launch. */
+__device__ __forceinline__ void view_chain_start (const Lines &) {}
+__device__ __forceinline__ void view_chain_start (const CsChannels &) { let_next_kernel_start (); }
+__device__ __forceinline__ void view_chain_end (const Lines &) {}
+__device__ __forceinline__ void view_chain_end (const CsChannels &) { wait_for_previous_kernel (); }
+__device__ __forceinline__ bool block_empty (const CsChannels &, const TileWindow &win) { return win.y_en <= win.y_st; }
+
+template <int S, int kBlocksPerSm, class Px, int C>
 __global__ void __launch_bounds__ (kTileThreads, kBlocksPerSm)
-recursive_tile (Lines in, Lines out, TileParams p)
+recursive_tile (Px in, Px out, TileParams p)
 {
   constexpr bool kInPlace = kBlocksPerSm >= 3;
   using L = TileLayout<S, kInPlace>;
@@ -397,12 +690,17 @@ recursive_tile (Lines in, Lines out, TileParams p)
   uint2 *row_words = reinterpret_cast<uint2 *> (tables + L::kColFragBytes + L::kEndBytes);
   unsigned int *pairs = reinterpret_cast<unsigned int *> (tables + L::kColFragBytes + L::kEndBytes + L::kRowFragBytes);
 
-  const TileWindow win (p);
-  if (win.empty ())
+  int *bounds = reinterpret_cast<int *> (smem + L::kBytes - L::kBoundsBytes);
+  view_chain_start (in);
+  const TileWindow win (p, block_tile<C> (p, in));
+  if (block_empty (in, win)) {
+    view_chain_end (in);
     return;   /* the whole block */
+  }
   const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+  plane_bounds<C> (p, in, bounds, tid);
   const int m_first = win.sy / 16, m_last = win.ey / 16;   /* the row m-tiles that hold samples */
-  WindowRows<S> rows (in, win, m_first, m_last, tid);
+  typename TileRows<S, Px, C>::T rows (p, bounds, in, win, m_first, m_last, tid);
   if (rows.active ())
     rows.fetch (in, win, rows.r_begin);
   tile_tables<S> (p, tid, pairs, row_words, col_words, col_ends);
@@ -412,9 +710,8 @@ recursive_tile (Lines in, Lines out, TileParams p)
   __syncthreads ();
   tile_row_products<S, kInPlace> (p, f_plane, t_plane, row_words, m_first, m_last, lane_pair, warp, lane);
   __syncthreads ();
-  if (8 * warp >= win.width_out)
-    return;
-  tile_columns<S, kBlocksPerSm> (in, out, win, t_plane, col_words, col_ends, lane_pair, warp, lane);
+  tile_columns<S, kBlocksPerSm, C> (p, bounds, in, out, win, t_plane, col_words, col_ends, lane_pair, warp, lane);
+  view_chain_end (in);
 }
 
 /* P: the warm-up rounded up to a multiple of 4, so that the output columns start on an
@@ -504,36 +801,68 @@ bool plan_tiles (int width, int height, int segments_x, int segments_y, int warm
   p.warmup = warmup;
   p.pad = window_pad (warmup);
   tile_coefficients (c, p.pad, t.steps, p);
-  t.attributes_set = false;
+  t.attributes_set[0] = t.attributes_set[1] = t.attributes_set[2] = false;
+  t.overlap = launches_overlap (dev);
   return true;
 }
 
-template <int S, int kBlocksPerSm>
-static cudaError_t launch_instance (Lines in, Lines out, const TileLaunch &t, cudaStream_t stream)
+/* kernel instance of a layout: Lines (C = 3), or a view of C = 1 or 2 channels; slot: its
+ * attributes' flag in the launch */
+template <int S, int kBlocksPerSm, class Px, int C>
+static cudaError_t launch_instance (const Px &in, const Px &out, const TileLaunch &t, dim3 grid, int slot,
+    bool beside, cudaStream_t stream)
 {
-  const auto kernel = recursive_tile<S, kBlocksPerSm>;
-  if (!t.attributes_set) {
-    /* once per plan: the kernel's shared memory, and all of the SM's L1 as shared memory
-     * whatever this launch's size (the kernel reads the frame once) */
+  const auto kernel = recursive_tile<S, kBlocksPerSm, Px, C>;
+  if (!t.attributes_set[slot]) {
+    /* once per plan and layout: the kernel's shared memory, and all of the SM's L1 as shared
+     * memory whatever this launch's size (the kernel reads the frame once) */
     cudaError_t err = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, t.shared_bytes);
     if (err == cudaSuccess)
       err = cudaFuncSetAttribute (kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
           cudaSharedmemCarveoutMaxShared);
     if (err != cudaSuccess)
       return err;
-    t.attributes_set = true;
+    t.attributes_set[slot] = true;
   }
-  kernel<<<dim3 (t.p.segments_x, t.p.segments_y), kTileThreads, t.shared_bytes, stream>>> (in, out, t.p);
-  return cudaGetLastError ();
+  return launch_overlapping (beside && t.overlap, kernel, grid, dim3 (kTileThreads), t.shared_bytes, stream, in, out, t.p);
+}
+
+template <class Px, int C>
+static cudaError_t launch_layout (const Px &in, const Px &out, const TileLaunch &t, dim3 grid, int slot, bool beside,
+    cudaStream_t stream)
+{
+  if (t.blocks_per_sm >= 3)
+    return t.steps <= 5 ? launch_instance<5, 3, Px, C> (in, out, t, grid, slot, beside, stream)
+                        : launch_instance<6, 3, Px, C> (in, out, t, grid, slot, beside, stream);
+  return t.steps <= 5 ? launch_instance<5, 2, Px, C> (in, out, t, grid, slot, beside, stream)
+                      : launch_instance<6, 2, Px, C> (in, out, t, grid, slot, beside, stream);
 }
 
 cudaError_t launch_tiles (Lines in, Lines out, const TileLaunch &t, cudaStream_t stream)
 {
   if (!in.steps_fit_32_bits () || !out.steps_fit_32_bits ())
     return cudaErrorInvalidValue;
-  if (t.blocks_per_sm >= 3)
-    return t.steps <= 5 ? launch_instance<5, 3> (in, out, t, stream) : launch_instance<6, 3> (in, out, t, stream);
-  return t.steps <= 5 ? launch_instance<5, 2> (in, out, t, stream) : launch_instance<6, 2> (in, out, t, stream);
+  return launch_layout<Lines, 3> (in, out, t, dim3 (t.p.segments_x, t.p.segments_y), 0, false, stream);
+}
+
+cudaError_t launch_tiles_view (const CsChannels &in, const CsChannels &out, const TileLaunch &t, bool beside,
+    cudaStream_t stream)
+{
+  if (in.channels != out.channels || in.step < 1 || out.step < 1)
+    return cudaErrorInvalidValue;
+  /* ViewRows's selectors hold samples up to 15 bytes apart, its offsets 32 bits */
+  const long long reach = (long long) in.width * in.step + 3;
+  for (int c = 0; c < in.channels; c++)
+    if (std::llabs (in.data[c] - in.data[0]) + reach > INT_MAX || std::llabs (in.stride[c]) > INT_MAX)
+      return cudaErrorNotSupported;
+  if (in.step > 4)
+    return cudaErrorNotSupported;
+  const dim3 grid (view_blocks_x (in.channels, t.p.segments_x), t.p.segments_y);
+  if (in.channels == 1)
+    return launch_layout<CsChannels, 1> (in, out, t, grid, 1, beside, stream);
+  if (in.channels == 2)
+    return launch_layout<CsChannels, 2> (in, out, t, grid, 2, beside, stream);
+  return cudaErrorNotSupported;   /* three channels: the RGBA kernels on a working frame */
 }
 
 }  // namespace cs

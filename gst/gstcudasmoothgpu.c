@@ -455,7 +455,8 @@ run_packed (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * in,
   return err;
 }
 
-/* GRAY8 and YUV: every group of every picture through its plan, or copied. */
+/* GRAY8 and YUV: every group of every picture through its plan, or copied; every view after
+ * the first beside the one before it (their samples are apart). */
 static cudaError_t
 run_groups (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * const in[], const size_t in_pitch[],
     guint8 * const out[], const size_t out_pitch[], void *scratch, cudaStream_t stream)
@@ -475,7 +476,8 @@ run_groups (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * con
       const CsChannels dst = gst_cuda_smooth_group_view (&gpu->info, out, out_strides, g, f, n);
       if (src.width == 0 || src.height == 0)
         continue;   /* the bottom chroma field of a two-row 4:2:0 frame has no rows */
-      err = cs_cuda_plan_run_channels (plan, &src, &dst, work, scratch, stream);
+      err = g == 0 && f == 0 ? cs_cuda_plan_run_channels (plan, &src, &dst, work, scratch, stream)
+          : cs_cuda_plan_run_channels_beside (plan, &src, &dst, work, scratch, stream);
     }
   return err;
 }

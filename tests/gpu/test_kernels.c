@@ -739,16 +739,24 @@ END_TEST
  * the references: luma, NV12 / NV21 chroma, YUY2 luma and YUY2 / UYVY chroma (rows with σ/2,
  * columns with σ: the _axes plans) inside one interleaved buffer of odd pitch, every byte
  * of the output that is not the view's still poison, a second run bit-identical. Bilateral
- * twice: its default window (radius 4, the tile kernel) and radius 1 (the strips), both on
- * the view itself where the axes are alike (the working frame is left as it was). */
+ * twice: its default window (radius 4, the tile kernel) and radius 1 (the strips).
+ * recursivegauss twice: one segment a line, and σ 5 in 5 x 5 tiles on rows of 64-byte pitch,
+ * where its tile kernel takes its word loads and stores, several tiles a block (one channel)
+ * or a tile and a half (two), and a block's last planes past the row. The tile kernels of
+ * both filters run on the view itself where the axes are alike (the working frame is left
+ * as it was). */
+#define N_VIEW_VARIANTS 5
 START_TEST (test_channel_views)
 {
-  const int variant = _i % 4, kind = (_i / 4) % CS_TEST_N_VIEW_KINDS, size = _i / (4 * CS_TEST_N_VIEW_KINDS);
-  const int filter = variant == 3 ? 1 : variant;
-  const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 130, 3 } };
+  const int variant = _i % N_VIEW_VARIANTS, kind = (_i / N_VIEW_VARIANTS) % CS_TEST_N_VIEW_KINDS;
+  const int size = _i / (N_VIEW_VARIANTS * CS_TEST_N_VIEW_KINDS);
+  const int filter = variant == 3 ? 1 : variant == 4 ? 2 : variant;
+  const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 130, 3 } }, tiled_sizes[][2] = { { 301, 157 }, { 1, 1 }, { 130, 67 } };
   const CsTestViewKind *k = &cs_test_view_kinds[kind];
-  const int w = sizes[size][0], h = sizes[size][1];
-  const size_t pitch = cs_test_view_pitch (k, w), bytes = pitch * h;
+  const int w = variant == 4 ? tiled_sizes[size][0] : sizes[size][0];
+  const int h = variant == 4 ? tiled_sizes[size][1] : sizes[size][1];
+  const size_t pitch = variant == 4 ? (cs_test_view_pitch (k, w) + 63) / 64 * 64 : cs_test_view_pitch (k, w);
+  const size_t bytes = pitch * h;
   uint8_t *in = malloc (bytes), *expected = malloc (bytes), *got = malloc (bytes), *again = malloc (bytes);
   cs_test_fill_bytes (in, bytes, 12345u + _i);
   CsTestJob job = { filter == 0 ? CS_TEST_EDGEAWARE : filter == 1 ? CS_TEST_BILATERAL : CS_TEST_RECURSIVE,
@@ -760,6 +768,10 @@ START_TEST (test_channel_views)
   if (variant == 3) {
     job.bl.radius = 1;
     job.bl.sigma = 1;
+  }
+  if (variant == 4) {
+    job.rc.sigma = 5;
+    job.rc.blocks_per_stripe = 5;
   }
   memset (expected, POISON, bytes);
   CsChannels src = cs_test_view_in (in, k, w, h, pitch), dst = cs_test_view_in (expected, k, w, h, pitch);
@@ -800,14 +812,19 @@ START_TEST (test_channel_views)
     CUDA_OK (cudaDeviceSynchronize ());
     CUDA_OK (cudaMemcpy (outs[run], d_out, bytes, cudaMemcpyDeviceToHost));
   }
-  if (filter == 1 && k->sx == k->sy && w * h > 0) {
-    /* the packed-half bilateral with alike axes filters the view itself: the working frame
-     * stays as it was */
+  const CsCudaPath path = cs_cuda_plan_path (plan);
+  if (variant == 4 && k->sx == k->sy)
+    ck_assert_msg (path == CS_CUDA_PATH_RECURSIVE_TILES, "%s %dx%d: %s, not the tiles", k->name, w, h,
+        cs_cuda_path_name (path));
+  if ((filter == 1 || path == CS_CUDA_PATH_RECURSIVE_TILES) && k->sx == k->sy && w * h > 0) {
+    /* the packed-half bilateral and the recursive tiles with alike axes filter the view
+     * itself: the working frame stays as it was */
     const size_t work_bytes = cs_cuda_channels_work_bytes (w, h);
     uint8_t *w_host = malloc (work_bytes);
     CUDA_OK (cudaMemcpy (w_host, work, work_bytes, cudaMemcpyDeviceToHost));
     for (size_t b = 0; b < work_bytes; b++)
-      ck_assert_msg (w_host[b] == 0x5A, "%s %dx%d: bilateral went through the working frame", k->name, w, h);
+      ck_assert_msg (w_host[b] == 0x5A, "%s %dx%d: %s went through the working frame", k->name, w, h,
+          cs_cuda_path_name (path));
     free (w_host);
   }
   int worst = 0;
@@ -817,7 +834,7 @@ START_TEST (test_channel_views)
   }
   ck_assert_msg (worst <= 1, "%s, %s %dx%d (%s): max difference %d from the reference (or a byte off the view "
       "written)", filter == 0 ? "edgeawaregauss" : filter == 1 ? "bilateral" : "recursivegauss", k->name, w, h,
-      cs_cuda_path_name (cs_cuda_plan_path (plan)), worst);
+      cs_cuda_path_name (path), worst);
   ck_assert_msg (!memcmp (got, again, bytes), "%s: repeated runs differ", k->name);
   cs_cuda_plan_free (plan);
   cudaFree (d_in);
@@ -828,6 +845,69 @@ START_TEST (test_channel_views)
   free (expected);
   free (got);
   free (again);
+}
+END_TEST
+
+/* An NV12 frame's luma and chroma through recursivegauss's tiles, chroma beside luma
+ * (cs_cuda_plan_run_channels_beside: its kernel may start while luma's finishes), the
+ * frame copied back on the same stream at once: both planes the references', the frame
+ * done when the last view's kernel is. Sixteen frames queued back to back, each its own
+ * input, so that a chroma kernel finishing before its luma would show. */
+START_TEST (test_views_beside)
+{
+  const int w = 1283, h = 721, n_frames = 16;
+  const size_t pitch = 1536, bytes = pitch * (h + (h + 1) / 2);
+  CsRecursiveParams rc = cs_recursive_params_default ();
+  rc.sigma = 5;
+  const CsRecursiveParams rc_chroma = cs_recursive_params_subsampled (&rc, 2);
+  CsCudaPlan *luma = NULL, *chroma = NULL;
+  CUDA_OK (cs_cuda_recursive_plan_new (&rc, w, h, &device, &luma));
+  CUDA_OK (cs_cuda_recursive_plan_new (&rc_chroma, (w + 1) / 2, (h + 1) / 2, &device, &chroma));
+  ck_assert_int_eq (cs_cuda_plan_path (luma), CS_CUDA_PATH_RECURSIVE_TILES);
+  ck_assert_int_eq (cs_cuda_plan_path (chroma), CS_CUDA_PATH_RECURSIVE_TILES);
+  uint8_t *in = malloc (bytes * n_frames), *expected = malloc (bytes), *got = malloc (bytes * n_frames);
+  cs_test_fill_bytes (in, bytes * n_frames, 777u);
+  uint8_t *d_in, *d_out;
+  CUDA_OK (cudaMalloc ((void **) &d_in, bytes * n_frames));
+  CUDA_OK (cudaMalloc ((void **) &d_out, bytes * n_frames));
+  CUDA_OK (cudaMemcpy (d_in, in, bytes * n_frames, cudaMemcpyHostToDevice));
+  CUDA_OK (cudaMemset (d_out, POISON, bytes * n_frames));
+  cudaStream_t stream;
+  CUDA_OK (cudaStreamCreate (&stream));
+  const CsTestViewKind *y = &cs_test_view_kinds[0], *uv = &cs_test_view_kinds[1];
+  for (int i = 0; i < n_frames; i++) {
+    uint8_t *fi = d_in + bytes * i, *fo = d_out + bytes * i;
+    const CsChannels sy = cs_test_view_in (fi, y, w, h, pitch), dy = cs_test_view_in (fo, y, w, h, pitch);
+    const CsChannels sc = cs_test_view_in (fi + pitch * h, uv, (w + 1) / 2, (h + 1) / 2, pitch);
+    const CsChannels dc = cs_test_view_in (fo + pitch * h, uv, (w + 1) / 2, (h + 1) / 2, pitch);
+    CUDA_OK (cs_cuda_plan_run_channels (luma, &sy, &dy, NULL, NULL, stream));
+    CUDA_OK (cs_cuda_plan_run_channels_beside (chroma, &sc, &dc, NULL, NULL, stream));
+    CUDA_OK (cudaMemcpyAsync (got + bytes * i, fo, bytes, cudaMemcpyDeviceToHost, stream));
+  }
+  CUDA_OK (cudaStreamSynchronize (stream));
+  for (int i = 0; i < n_frames; i++) {
+    memset (expected, POISON, bytes);
+    uint8_t *fi = in + bytes * i;
+    CsChannels sy = cs_test_view_in (fi, y, w, h, pitch), dy = cs_test_view_in (expected, y, w, h, pitch);
+    CsChannels sc = cs_test_view_in (fi + pitch * h, uv, (w + 1) / 2, (h + 1) / 2, pitch);
+    CsChannels dc = cs_test_view_in (expected + pitch * h, uv, (w + 1) / 2, (h + 1) / 2, pitch);
+    ck_assert_int_eq (cs_ref_recursive_channels (&sy, &dy, &rc, 1, 1), 0);
+    ck_assert_int_eq (cs_ref_recursive_channels (&sc, &dc, &rc, 2, 2), 0);
+    int worst = 0;
+    for (size_t b = 0; b < bytes; b++) {
+      const int d = abs ((int) got[bytes * i + b] - (int) expected[b]);
+      worst = d > worst ? d : worst;
+    }
+    ck_assert_msg (worst <= 1, "frame %d: max difference %d from the reference", i, worst);
+  }
+  CUDA_OK (cudaStreamDestroy (stream));
+  cs_cuda_plan_free (luma);
+  cs_cuda_plan_free (chroma);
+  cudaFree (d_in);
+  cudaFree (d_out);
+  free (in);
+  free (expected);
+  free (got);
 }
 END_TEST
 
@@ -862,7 +942,8 @@ static Suite *suite (void)
   /* a case of its own, for sanitizer runs of the format paths alone (CK_RUN_CASE=channels) */
   TCase *channels = tcase_create ("channels");
   tcase_set_timeout (channels, 600);
-  tcase_add_loop_test (channels, test_channel_views, 0, 4 * CS_TEST_N_VIEW_KINDS * 3);
+  tcase_add_loop_test (channels, test_channel_views, 0, N_VIEW_VARIANTS * CS_TEST_N_VIEW_KINDS * 3);
+  tcase_add_test (channels, test_views_beside);
   suite_add_tcase (s, channels);
   return s;
 }

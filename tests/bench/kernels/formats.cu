@@ -7,8 +7,10 @@
  * kernels filter three channels whatever the view holds) plus on w·h/4 (chroma), and the
  * packing's bytes (luma 1 + 4 read and written, 4 + 1 back; chroma 2 + 4, 4 + 2 per sample
  * pair): predicted ratio 1.25 + (10 + 12/4) B/px at the device bandwidth over the RGBA time.
- * The packed-half bilateral filters the views themselves (its kernels on C channels), and
- * issue binds it. Radius 1 (strips), per row and output pair: 6C to convert a row, 4 fresh
+ * recursivegauss's tiles and the packed-half bilateral filter the views themselves.
+ * recursivegauss: a tile block holds three planes of samples whatever the layout, so a view
+ * of C channels takes C/3 of the blocks of an RGBA frame of its size: (1 + 2/4) / 3 = 0.50.
+ * Bilateral: its kernels on C channels. Radius 1 (strips), per row and output pair: 6C to convert a row, 4 fresh
  * taps of 2C + 2, 3 taken of C + 2, 8 accumulations of C + 1, an epilogue of about 2C + 6
  * and the loads and stores (~8): 117 instructions at C = 3, 92 at 2, 63 at 1, so NV12
  * against RGBA is (63 + 92/4) / 117 = 0.74. Radius 4 (tiles, scaled colours), per tap:
@@ -71,16 +73,17 @@ void bench_formats (Bench &b)
         nv12_views (in, f.w, f.h, f.pitch, &sy, &sc);
         nv12_views (f.output, f.w, f.h, f.pitch, &dy, &dc);
         cudaError_t e = cs_cuda_plan_run_channels (luma, &sy, &dy, work, scratch, 0);
-        return e != cudaSuccess ? e : cs_cuda_plan_run_channels (chroma, &sc, &dc, work, scratch, 0);
+        return e != cudaSuccess ? e : cs_cuda_plan_run_channels_beside (chroma, &sc, &dc, work, scratch, 0);
       });
       const double nv12_ms = kernel_ms (r);
-      const bool on_views = filter == 1 || filter == 2;   /* the packed-half bilateral takes views */
-      const double predicted = filter == 1 ? (63.0 + 92.0 / 4) / 117.0
+      const bool on_views = filter != 3;   /* recursivegauss's tiles and the packed-half bilateral take views */
+      const double predicted = filter == 0 ? (1.0 + 2.0 / 4) / 3 : filter == 1 ? (63.0 + 92.0 / 4) / 117.0
           : filter == 2 ? (5.0 + 8.0 / 4) / 11.0 : 1.25 + memory_floor_ms (b, 13.0 * f.w * f.h) / rgba_ms;
       printf ("format %s size=%dx%d rgba_ms=%.4f nv12_ms=%.4f ratio=%.3f predicted=%.3f (%s) native_1_2_channel=%s\n",
           names[filter], f.w, f.h, rgba_ms, nv12_ms, nv12_ms / rgba_ms, predicted,
-          on_views ? "the kernels on the views: instructions at 1 and 2 channels against 3"
-                   : "RGBA kernels on luma and chroma: 1.25 of the RGBA work + 13 B/px packing",
+          filter == 0 ? "the tiles on the views: three planes a block, C/3 of the RGBA blocks"
+          : on_views  ? "the kernels on the views: instructions at 1 and 2 channels against 3"
+                      : "RGBA kernels on luma and chroma: 1.25 of the RGBA work + 13 B/px packing",
           filter == 0 ? "0.50 (1.5 samples/px against 3)" : "<=1.0 (per-tap weights shared by channels)");
       if (scratch)
         CHECK (cudaFree (scratch));
