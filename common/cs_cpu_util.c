@@ -159,6 +159,20 @@ typedef struct {
 
 #define TILE 32
 
+/* One tile of elements of nf floats, inlined per nf: a memcpy call per element cost the
+ * one- and two-channel images (GRAY8, the YUV planes) more than their filters' steps. */
+static inline __attribute__ ((always_inline)) void transpose_tile (const TransposeJob *j, int y0, int y1, int x0,
+    int x1, const int nf)
+{
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++) {
+      const float *s = (const float *) j->in + ((size_t) y * j->width + x) * nf;
+      float *d = (float *) j->out + ((size_t) x * j->height + y) * nf;
+      for (int c = 0; c < nf; c++)
+        d[c] = s[c];
+    }
+}
+
 static void transpose_rows (void *arg, int begin, int end, int worker)
 {
   const TransposeJob *j = arg;
@@ -167,20 +181,15 @@ static void transpose_rows (void *arg, int begin, int end, int worker)
     const int y0 = ty * TILE, y1 = y0 + TILE < j->height ? y0 + TILE : j->height;
     for (int x0 = 0; x0 < j->width; x0 += TILE) {
       const int x1 = x0 + TILE < j->width ? x0 + TILE : j->width;
-      if (j->elem == 12) {   /* interleaved float RGB: the common case, kept inlinable */
-        for (int y = y0; y < y1; y++)
-          for (int x = x0; x < x1; x++) {
-            const float *s = (const float *) j->in + ((size_t) y * j->width + x) * 3;
-            float *d = (float *) j->out + ((size_t) x * j->height + y) * 3;
-            d[0] = s[0];
-            d[1] = s[1];
-            d[2] = s[2];
-          }
-      } else {
-        for (int y = y0; y < y1; y++)
-          for (int x = x0; x < x1; x++)
-            memcpy (j->out + ((size_t) x * j->height + y) * j->elem,
-                j->in + ((size_t) y * j->width + x) * j->elem, j->elem);
+      switch (j->elem) {   /* interleaved floats of 1, 2 or 3 channels: the cases there are */
+        case 4: transpose_tile (j, y0, y1, x0, x1, 1); break;
+        case 8: transpose_tile (j, y0, y1, x0, x1, 2); break;
+        case 12: transpose_tile (j, y0, y1, x0, x1, 3); break;
+        default:
+          for (int y = y0; y < y1; y++)
+            for (int x = x0; x < x1; x++)
+              memcpy (j->out + ((size_t) x * j->height + y) * j->elem,
+                  j->in + ((size_t) y * j->width + x) * j->elem, j->elem);
       }
     }
   }
