@@ -218,7 +218,7 @@ int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsB
         j.spatial[(dy + ry) * nx + dx + rx] = (float) exp (-(double) (dx * dx) * cx - (double) (dy * dy) * cy);
   }
   cs_parallel_for (ph, n_threads, pad_rows, &j);
-  cs_parallel_for (MAX_D + 1, n_threads, fill_lut, &j);
+  cs_parallel_for (j.nc * 255 * 255 + 1, n_threads, fill_lut, &j);   /* the largest D of nc channels */
   if (separable) {
     cs_parallel_for (h, n_threads, separable_rows, &j);
     cs_parallel_for (h, n_threads, separable_columns, &j);
