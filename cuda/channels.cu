@@ -169,7 +169,7 @@ static cudaError_t run_channels (const CsCudaPlan *plan, const CsChannels *src, 
   if (err != cudaSuccess)
     return err;
   const CsCudaImage a = { in, src->width, src->height, pitch, 3 }, b = { out, src->width, src->height, pitch, 3 };
-  if ((err = plan->run (a, b, scratch, stream)) != cudaSuccess)
+  if ((err = plan->run_packed (a, b, scratch, c, stream)) != cudaSuccess)
     return err;
   if (c == 1)
     unpack<1><<<grid, block, 0, stream>>> (out, pitch, *dst);

@@ -165,6 +165,18 @@ __host__ __device__ __forceinline__ float colour_d2 (float4 a, float4 b)
   return fmaf (dr, dr, fmaf (dg, dg, db * db));
 }
 
+/* The same over the first C channels: colour_d2 where the others are equal (a packed view's
+ * zero channels), exactly, since the squares are integers below 2^24. */
+template <int C>
+__host__ __device__ __forceinline__ float colour_d2_of (float4 a, float4 b)
+{
+  static_assert (C >= 1 && C <= 3, "one to three colour channels");
+  if (C == 3)
+    return colour_d2 (a, b);
+  const float dr = a.x - b.x, dg = a.y - b.y;
+  return C == 2 ? fmaf (dr, dr, dg * dg) : dr * dr;
+}
+
 __device__ __forceinline__ int clampi (int v, int lo, int hi)
 {
   return min (max (v, lo), hi);

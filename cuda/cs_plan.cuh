@@ -18,6 +18,13 @@ struct CsCudaPlan {
   virtual ~CsCudaPlan () = default;
   virtual cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *scratch,
       cudaStream_t stream) const = 0;
+  /* run() on a working frame that holds a view's `channels` colour channels, its other
+   * colour bytes and alpha 0 (channels.cu): a plan whose kernels can leave those out does. */
+  virtual cudaError_t run_packed (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, int,
+      cudaStream_t stream) const
+  {
+    return run (src, dst, scratch, stream);
+  }
   /* The plan on a view's own channels (views of the plan's size, checked by the caller), where
    * its kernels take views; cudaErrorNotSupported where they do not, and the caller packs
    * the view into an RGBA working frame (channels.cu). beside: its kernels may start while

@@ -12,8 +12,10 @@
 
 namespace cs {
 
-struct SweepState {
-  float2 h[2][3];
+/* The recursion's state, both poles of C channels: three for the RGBA family, one or two
+ * for a view packed into a working frame (the channels past C are 0 there and stay 0). */
+template <int C> struct SweepState {
+  float2 h[2][C];
 };
 
 /* Start states handed to the segments of a line (cs_carry.cuh fills them):
@@ -30,7 +32,7 @@ struct Carries {
     return states + ((long long) seg * kCarryComponents + component) * n_lines + line;
   }
 
-  __device__ __forceinline__ void load (SweepState &s, int seg, int direction, int line) const
+  __device__ __forceinline__ void load (SweepState<3> &s, int seg, int direction, int line) const
   {
 #pragma unroll
     for (int i = 0; i < 2; i++)
@@ -40,31 +42,46 @@ struct Carries {
   }
 };
 
-__host__ __device__ __forceinline__ void sweep_zero (SweepState &s)
+template <int C>
+__host__ __device__ __forceinline__ void sweep_zero (SweepState<C> &s)
 {
 #pragma unroll
   for (int i = 0; i < 2; i++)
 #pragma unroll
-    for (int c = 0; c < 3; c++)
+    for (int c = 0; c < C; c++)
       s.h[i][c] = make_float2 (0.f, 0.f);
 }
 
-/* h = x·df + bd·h for both poles and the three channels. */
-__host__ __device__ __forceinline__ void sweep_advance (SweepState &s, const float2 bd[2],
+/* h = x·df + bd·h for both poles and the C channels. */
+template <int C>
+__host__ __device__ __forceinline__ void sweep_advance (SweepState<C> &s, const float2 bd[2],
     const float2 x[2], float4 f, float4 f_other)
 {
   const float df[3] = { f.x - f_other.x, f.y - f_other.y, f.z - f_other.z };
 #pragma unroll
   for (int i = 0; i < 2; i++)
 #pragma unroll
-    for (int c = 0; c < 3; c++)
+    for (int c = 0; c < C; c++)
       s.h[i][c] = cstep (x[i], df[c], bd[i], s.h[i][c]);
 }
 
-__host__ __device__ __forceinline__ float4 sweep_sum (const SweepState &s)
+/* Re Σ h per channel; 0 past the C channels. */
+template <int C>
+__host__ __device__ __forceinline__ float4 sweep_sum (const SweepState<C> &s)
 {
-  return make_float4 (s.h[0][0].x + s.h[1][0].x, s.h[0][1].x + s.h[1][1].x,
-      s.h[0][2].x + s.h[1][2].x, 0.f);
+  const auto re = [&] (int c) { return c < C ? s.h[0][c].x + s.h[1][c].x : 0.f; };
+  return make_float4 (re (0), re (1), re (2), 0.f);
+}
+
+/* An output sample: the input plus both directions' sums, the C channels and the alpha slot;
+ * past C channels (a packed view's zero channels and alpha) 0, as the three-channel sweep
+ * computes them there. */
+template <int C>
+__host__ __device__ __forceinline__ float4 output_sum (float4 f, float4 p, float4 h)
+{
+  if (C == 3)
+    return make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w);
+  return make_float4 (f.x + p.x + h.x, C == 2 ? f.y + p.y + h.y : 0.f, 0.f, 0.f);
 }
 
 /* recursivegauss: uniform spacing, constant terms; segments start either after a warm-up
@@ -74,6 +91,7 @@ struct UniformFilter {
   float2 b[2], x[2];
   int warmup;
   Carries carried;
+  static constexpr int kChannels = 3;
   static constexpr bool kNeedsFrame = false;
   static constexpr bool kZeroStarts = false;   /* carried states */
 
@@ -93,14 +111,14 @@ struct UniformFilter {
     return min (en - 1 + (carried.states ? 1 : warmup), n - 1);
   }
   /* The state at causal_start / anticausal_end: zero at a border or after a warm-up. */
-  __device__ __forceinline__ void causal_state (SweepState &s, int line, int seg, int st) const
+  __device__ __forceinline__ void causal_state (SweepState<3> &s, int line, int seg, int st) const
   {
     if (carried.states && st > 0)
       carried.load (s, seg, 0, line);
     else
       sweep_zero (s);
   }
-  __device__ __forceinline__ void anticausal_state (SweepState &s, int line, int seg, int en, int n) const
+  __device__ __forceinline__ void anticausal_state (SweepState<3> &s, int line, int seg, int en, int n) const
   {
     if (carried.states && en < n)
       carried.load (s, seg, 1, line);
@@ -109,20 +127,26 @@ struct UniformFilter {
   }
 };
 
-/* edgeawaregauss: spacings from the 8-bit frame, terms per sample, warm-up of κσ_i of
- * transformed distance (Algorithm B). */
-struct EdgeAwareFilter {
+/* edgeawaregauss's constants for one pass (edgeaware.cu computes them at plan time). */
+struct EdgeAwareCoeffs {
   float2 inv_r0[2];
   float log2_abs_b[2], arg_b[2];
   float ratio2;    /* (σs/σr)², total σs */
   double search_ratio2, warmup;   /* the same ratio², and κσ_i, in double for the searches */
+};
+
+/* edgeawaregauss on C colour channels: spacings from the 8-bit frame, terms per sample,
+ * warm-up of κσ_i of transformed distance (Algorithm B). */
+template <int C>
+struct EdgeAwareFilter : EdgeAwareCoeffs {
+  static constexpr int kChannels = C;
   static constexpr bool kNeedsFrame = true;
   static constexpr bool kZeroStarts = true;   /* every sweep starts from h = 0 */
 
   /* δ = sqrt(1 + ratio²·‖ΔI‖²) between two frame pixels (eq. 2), returned with 1/δ. */
   __host__ __device__ __forceinline__ float inv_spacing (float4 a, float4 b, float &delta) const
   {
-    const float v = fmaf (ratio2, colour_d2 (a, b), 1.0f);
+    const float v = fmaf (ratio2, colour_d2_of<C> (a, b), 1.0f);
 #ifdef __CUDA_ARCH__
     const float r = rsqrt_ftz (v);   /* v >= 1 (cs_mufu.cuh) */
 #else
@@ -153,11 +177,11 @@ struct EdgeAwareFilter {
     }
   }
 
-  __device__ __forceinline__ void causal_state (SweepState &s, int, int, int) const
+  __device__ __forceinline__ void causal_state (SweepState<C> &s, int, int, int) const
   {
     sweep_zero (s);
   }
-  __device__ __forceinline__ void anticausal_state (SweepState &s, int, int, int, int) const
+  __device__ __forceinline__ void anticausal_state (SweepState<C> &s, int, int, int, int) const
   {
     sweep_zero (s);
   }
@@ -173,7 +197,7 @@ struct EdgeAwareFilter {
    * without contraction, then a correctly rounded root; d² is an exact integer). */
   __device__ __forceinline__ double exact_spacing (float4 a, float4 b) const
   {
-    return __dsqrt_rn (__dadd_rn (1.0, __dmul_rn (search_ratio2, (double) colour_d2 (a, b))));
+    return __dsqrt_rn (__dadd_rn (1.0, __dmul_rn (search_ratio2, (double) colour_d2_of<C> (a, b))));
   }
 
   /* Walks from sample k towards `limit` (dir = ±1) while the sum of Δt stays under the
@@ -311,14 +335,14 @@ template <class S, class F> struct ColumnSample {
 /* Where a column sweep parks its causal sums until the anticausal sweep adds them: in
  * shared memory when the segment fits (no global traffic, and no store-to-load waits),
  * else in the partial plane. Each thread owns one column of the shared array. */
-template <bool kOnChip> struct Parking;
+template <bool kOnChip, int C> struct Parking;
 
 extern __shared__ __half2 parked_tile[];
 
-template <> struct Parking<true> {
+template <int C> struct Parking<true, C> {
   /* parked_tile holds (r, g) as [sample − st][thread], then b as [sample − st][thread] in
-   * halves (alpha is not parked): 6 bytes a sample. Indices, not pointers, keep the
-   * addressing in 32-bit shared space. */
+   * halves (alpha is not parked): 6 bytes a sample, b's left unused below three channels.
+   * Indices, not pointers, keep the addressing in 32-bit shared space. */
   int rg, b, st;
   __device__ __forceinline__ Parking (const Lines &, int, int st_, int samples)
   {
@@ -330,18 +354,19 @@ template <> struct Parking<true> {
   {
     const int i = (k - st) * blockDim.x;
     parked_tile[rg + i] = __floats2half2_rn (v.x, v.y);
-    reinterpret_cast<__half *> (parked_tile)[b + i] = __float2half_rn (v.z);
+    if (C == 3)
+      reinterpret_cast<__half *> (parked_tile)[b + i] = __float2half_rn (v.z);
   }
   __device__ __forceinline__ bool fetched_ahead () const { return false; }
   __device__ __forceinline__ float4 take (int k, uint2) const
   {
     const int i = (k - st) * blockDim.x;
     const float2 v = __half22float2 (parked_tile[rg + i]);
-    return make_float4 (v.x, v.y, __half2float (reinterpret_cast<const __half *> (parked_tile)[b + i]), 0.f);
+    return make_float4 (v.x, v.y, C == 3 ? __half2float (reinterpret_cast<const __half *> (parked_tile)[b + i]) : 0.f, 0.f);
   }
 };
 
-template <> struct Parking<false> {
+template <int C> struct Parking<false, C> {
   Lines plane;
   int line;
   __device__ __forceinline__ Parking (const Lines &partial, int line_, int, int)
@@ -375,10 +400,11 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   int line, seg, st, en;
   if (!geo.thread_segment (blockIdx.x * (long long) blockDim.x + threadIdx.x, line, seg, st, en))
     return;
-  SweepState state;
+  constexpr int C = F::kChannels;
+  SweepState<C> state;
   float2 bd[2], x[2];
   ColumnSample<S, F> cur[kAhead], next[kAhead], edge;
-  Parking<kOnChip> parking (partial, line, st, (geo.n + geo.segments - 1) / geo.segments);
+  Parking<kOnChip, C> parking (partial, line, st, (geo.n + geo.segments - 1) / geo.segments);
 
   /* causal: samples s+1 .. en−1 step from their predecessor */
   const int s = filt.causal_start (frame, line, st);
@@ -422,9 +448,7 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   filt.anticausal_state (state, line, seg, en, geo.n);
   if (e < en) {
     const float4 p = parking.fetched_ahead () ? load_px (H4 (), partial, partial.at (line, e)) : parking.take (e, uint2 ());
-    const float4 h = sweep_sum (state);
-    store_px (D (), out, out.at (line, e),
-        make_float4 (f_prev.x + p.x + h.x, f_prev.y + p.y + h.y, f_prev.z + p.z + h.z, f_prev.w));
+    store_px (D (), out, out.at (line, e), output_sum<C> (f_prev, p, sweep_sum (state)));
   }
   const auto fetch_back = [&] (ColumnSample<S, F> &c, int k) {
     c.fetch (frame, in, line, k);
@@ -449,9 +473,7 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
       fr_prev = fr;
       if (k >= st && k < en) {
         const float4 p = parking.take (k, cur[i].parked);
-        const float4 h = sweep_sum (state);
-        store_px (D (), out, out.at (line, k),
-            make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
+        store_px (D (), out, out.at (line, k), output_sum<C> (f, p, sweep_sum (state)));
       }
     }
 #pragma unroll
@@ -468,7 +490,7 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
  * that each warp holds 32 adjacent columns of one role). */
 static constexpr int kSplitColumns = 64;
 /* Per column of a block, after the parked sums: the two traded states and the causal start */
-static constexpr int kSplitColumnTradeBytes = 2 * (int) sizeof (SweepState) + 4;
+static constexpr int kSplitColumnTradeBytes = 2 * (int) sizeof (SweepState<3>) + 4;   /* at most */
 
 /* Each thread of a pair parks at most half a segment plus one sample. */
 __host__ __device__ constexpr int split_column_park_samples (int segment)
@@ -508,7 +530,7 @@ __host__ __device__ constexpr int split_columns_max_samples (int columns)
  * warps waited ~1 cycle per issued instruction for instructions (ncu, docs/performance.md). */
 template <class S, class F, class Emit>
 __device__ __forceinline__ void column_steps (const Lines &frame, const Lines &in, int line, int first, int last,
-    int dir, const F &filt, SweepState &state, float4 &f_prev, float4 &fr_prev, Emit emit)
+    int dir, const F &filt, SweepState<F::kChannels> &state, float4 &f_prev, float4 &fr_prev, Emit emit)
 {
   const int n = (last - first) * dir + 1;
   if (n <= 0)
@@ -560,13 +582,14 @@ sweep_columns_split (Lines frame, Lines in, Lines out, Segments geo, F filt)
   const int mid = st + (en - st) / 2;   /* role 0 writes st..mid−1, role 1 mid..en−1 */
   /* each role parks its own half: role 0 st..mid−1, role 1 mid..en−1 */
   const int segment = (geo.n + geo.segments - 1) / geo.segments;
-  Parking<true> parking (in, line, role ? mid : st, split_column_park_samples (segment));
+  constexpr int C = F::kChannels;
+  Parking<true, C> parking (in, line, role ? mid : st, split_column_park_samples (segment));
   /* after the parked sums: traded[direction·columns + c] = h⁺[mid − 1], h⁻[mid]; then the
    * causal starts */
-  SweepState *traded = reinterpret_cast<SweepState *> (
+  SweepState<C> *traded = reinterpret_cast<SweepState<C> *> (
       reinterpret_cast<char *> (parked_tile) + split_columns_park_bytes (segment, columns));
   int *causal_starts = reinterpret_cast<int *> (traded + 2 * columns);
-  SweepState state;
+  SweepState<C> state;
   sweep_zero (state);
   ColumnSample<S, F> edge;
   float4 f_prev, fr_prev;
@@ -576,8 +599,7 @@ sweep_columns_split (Lines frame, Lines in, Lines out, Segments geo, F filt)
     fr_prev = edge.frame_value (frame, in);
   };
   const auto output = [&] (int k, float4 f) {
-    const float4 p = parking.take (k, uint2 ()), h = sweep_sum (state);
-    store_px (D (), out, out.at (line, k), make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
+    store_px (D (), out, out.at (line, k), output_sum<C> (f, parking.take (k, uint2 ()), sweep_sum (state)));
   };
 
   if (valid) {
@@ -774,7 +796,7 @@ struct RowLane {
   RowSamples<S, F, kFrameIsIn> samples;
   int row0, lane, row, st, en;
   bool valid;
-  SweepState state;
+  SweepState<F::kChannels> state;
   float4 f_prev, fr_prev;
 };
 
@@ -816,9 +838,7 @@ template <class S, class D, class F, bool kFrameIsIn>
 __device__ __forceinline__ void park_output (RowLane<S, F, kFrameIsIn> &l, const Lines &out, int j, float4 f)
 {
   const float4 p = load_px (H4 (), l.partial, reinterpret_cast<const char *> (&l.tl.park[l.lane][j]));
-  const float4 h = sweep_sum (l.state);
-  store_px (D (), out, reinterpret_cast<char *> (&l.tl.park[l.lane][j]),
-      make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
+  store_px (D (), out, reinterpret_cast<char *> (&l.tl.park[l.lane][j]), output_sum<F::kChannels> (f, p, sweep_sum (l.state)));
 }
 
 /* Compute and store, anticausal: from the warm-up end e (the warp's latest, e_max) down to
@@ -923,7 +943,7 @@ sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo,
 {
   static_assert (F::kZeroStarts, "the states traded at the middle are the only start states");
   __shared__ RowTiles<S, F> tiles[2];
-  __shared__ SweepState traded[2][32];   /* [direction][lane]: h⁺[mid − 1], h⁻[mid] */
+  __shared__ SweepState<F::kChannels> traded[2][32];   /* [direction][lane]: h⁺[mid − 1], h⁻[mid] */
   __shared__ int causal_starts[32];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int row0 = blockIdx.x * kSplitRowLines;
@@ -934,7 +954,7 @@ sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo,
   RowTiles<S, F> &tl = tiles[warp];
   const int mid = st + (en - st) / 2;   /* warp 0 writes st..mid−1, warp 1 mid..en−1 */
   const RowSamples<S, F, kFrameIsIn> samples = { frame, in, tl, row, lane, valid };
-  SweepState state;
+  SweepState<F::kChannels> state;
   sweep_zero (state);
   float2 bd[2], x[2];
   float4 f_prev, fr_prev;
@@ -971,9 +991,7 @@ sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo,
   /* f + the other direction's parked sum + this one's, into the park tile's slot */
   const auto output = [&] (int j, float4 f) {
     const float4 p = load_px (H4 (), partial, reinterpret_cast<const char *> (&tl.park[lane][j]));
-    const float4 h = sweep_sum (state);
-    store_px (D (), out, reinterpret_cast<char *> (&tl.park[lane][j]),
-        make_float4 (f.x + p.x + h.x, f.y + p.y + h.y, f.z + p.z + h.z, f.w));
+    store_px (D (), out, reinterpret_cast<char *> (&tl.park[lane][j]), output_sum<F::kChannels> (f, p, sweep_sum (state)));
   };
   /* a chunk's parked sums of lo..hi−1 from the park tile to their plane: only the chunk's own
    * samples (the anticausal chunk that ends at mid is short, and the lanes past it hold

@@ -28,10 +28,10 @@ static constexpr int kSplitColumnsOnChip = split_columns_max_samples (kSplitColu
 static constexpr int kSplitColumnsOnChipNarrow = split_columns_max_samples (kSplitColumns / 2);
 static_assert (kSplitColumnsOnChip == 109 && kSplitColumnsOnChipNarrow == 237, "as docs/performance.md says");
 
-static EdgeAwareFilter filter_for (double sigma_i, const CsEdgeAwareParams &p)
+static EdgeAwareCoeffs filter_for (double sigma_i, const CsEdgeAwareParams &p)
 {
   CsDericheCoeffs c;
-  EdgeAwareFilter f;
+  EdgeAwareCoeffs f;
   cs_deriche_coeffs (sigma_i, &c);
   for (int i = 0; i < 2; i++) {
     f.inv_r0[i] = cx ((float) c.inv_r0[i].re, (float) c.inv_r0[i].im);
@@ -70,10 +70,28 @@ namespace {
 
 struct EdgeAwarePlan : CsCudaPlan {
   int iterations;
-  EdgeAwareFilter filters[CS_EDGEAWARE_ITERATIONS_MAX][2];   /* rows, columns */
+  EdgeAwareCoeffs filters[CS_EDGEAWARE_ITERATIONS_MAX][2];   /* rows, columns */
   Segments rows, cols;
 
   cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, cudaStream_t stream) const override
+  {
+    return sweep<3> (src, dst, scratch, stream);
+  }
+
+  /* A packed view's C channels: the sweeps step C channels, and the spacings sum C
+   * squares, which is what three give where the others are 0. */
+  cudaError_t run_packed (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, int channels,
+      cudaStream_t stream) const override
+  {
+    if (channels == 1)
+      return sweep<1> (src, dst, scratch, stream);
+    if (channels == 2)
+      return sweep<2> (src, dst, scratch, stream);
+    return sweep<3> (src, dst, scratch, stream);
+  }
+
+  template <int C>
+  cudaError_t sweep (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, cudaStream_t stream) const
   {
     if (!frames_fit (*this, src, dst))
       return cudaErrorInvalidValue;
@@ -90,11 +108,11 @@ struct EdgeAwarePlan : CsCudaPlan {
     const Lines b_c = make_lines (planes[1], pitch_t, 8, false, 0);
     const Lines out_c = make_lines (dst.data, dst.pitch, 4, false, af_out);
     for (int it = 1; it <= iterations; it++) {
-      const EdgeAwareFilter &fr = filters[it - 1][0], &fc = filters[it - 1][1];
+      const EdgeAwareFilter<C> fr = { filters[it - 1][0] }, fc = { filters[it - 1][1] };
       if (it == 1)
-        launch_rows_split<U8, H4, EdgeAwareFilter, true> (frame_r, frame_r, b_r, b_r, rows, fr, stream);
+        launch_rows_split<U8, H4, EdgeAwareFilter<C>, true> (frame_r, frame_r, b_r, b_r, rows, fr, stream);
       else
-        launch_rows_split<H4, H4, EdgeAwareFilter, false> (frame_r, a_r, b_r, b_r, rows, fr, stream);
+        launch_rows_split<H4, H4, EdgeAwareFilter<C>, false> (frame_r, a_r, b_r, b_r, rows, fr, stream);
       if (it < iterations)
         launch_columns_split<H4, H4> (frame_c, b_c, a_c, a_c, cols, fc, stream);
       else

@@ -848,6 +848,83 @@ START_TEST (test_channel_views)
 }
 END_TEST
 
+/* edgeawaregauss on a view of one or two channels sweeps only those channels (of the working
+ * frame they are packed into); its output must be the three-channel sweeps' to the bit, run
+ * on the same pixels as an RGBA frame whose other colour bytes and alpha are 0. Every
+ * sweep kernel: automatic segments (split rows and columns, warm-up searches), one segment
+ * of columns parked on chip by a 32-thread block (23 x 250) and one parked in the plane
+ * (17 x 700), and a frame three rows high. */
+START_TEST (test_edgeaware_view_channels)
+{
+  const int channels = 1 + _i % 2, geometry = _i / 2;
+  const int sizes[][3] = { { 301, 157, 0 }, { 23, 250, 1 }, { 17, 700, 1 }, { 130, 3, 0 } };
+  const int w = sizes[geometry][0], h = sizes[geometry][1];
+  CsEdgeAwareParams p = cs_edgeaware_params_default ();
+  p.sigma = 12;
+  p.sigma_r = 30;
+  p.blocks_per_stripe = sizes[geometry][2];
+  CsCudaPlan *plan = NULL;
+  CUDA_OK (cs_cuda_edgeaware_plan_new (&p, w, h, &device, &plan));
+  const size_t view_pitch = (size_t) w * channels + 7, rgba_pitch = (size_t) w * 4 + 12;
+  uint8_t *view = malloc (view_pitch * h), *rgba = malloc (rgba_pitch * h);
+  uint8_t *view_out = malloc (view_pitch * h), *rgba_out = malloc (rgba_pitch * h);
+  cs_test_fill_bytes (view, view_pitch * h, 777u + _i);
+  memset (rgba, 0, rgba_pitch * h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      for (int c = 0; c < channels; c++)
+        rgba[y * rgba_pitch + 4 * x + c] = view[y * view_pitch + (size_t) x * channels + c];
+  uint8_t *d_view, *d_view_out, *d_rgba, *d_rgba_out;
+  void *work, *scratch = NULL;
+  CUDA_OK (cudaMalloc ((void **) &d_view, view_pitch * h));
+  CUDA_OK (cudaMalloc ((void **) &d_view_out, view_pitch * h));
+  CUDA_OK (cudaMalloc ((void **) &d_rgba, rgba_pitch * h));
+  CUDA_OK (cudaMalloc ((void **) &d_rgba_out, rgba_pitch * h));
+  CUDA_OK (cudaMalloc (&work, cs_cuda_channels_work_bytes (w, h)));
+  if (cs_cuda_plan_scratch_bytes (plan))
+    CUDA_OK (cudaMalloc (&scratch, cs_cuda_plan_scratch_bytes (plan)));
+  CUDA_OK (cudaMemcpy (d_view, view, view_pitch * h, cudaMemcpyHostToDevice));
+  CUDA_OK (cudaMemcpy (d_rgba, rgba, rgba_pitch * h, cudaMemcpyHostToDevice));
+  CUDA_OK (cudaMemset (d_view_out, POISON, view_pitch * h));
+  CUDA_OK (cudaMemset (d_rgba_out, POISON, rgba_pitch * h));
+  CsChannels src = { w, h, channels, { d_view, d_view + 1, NULL }, { (ptrdiff_t) view_pitch, (ptrdiff_t) view_pitch, 0 },
+    channels };
+  CsChannels dst = src;
+  dst.data[0] = d_view_out;
+  dst.data[1] = d_view_out + 1;
+  const CsCudaImage a = { d_rgba, w, h, rgba_pitch, 3 }, b = { d_rgba_out, w, h, rgba_pitch, 3 };
+  CUDA_OK (cs_cuda_plan_run_channels (plan, &src, &dst, work, scratch, 0));
+  CUDA_OK (cs_cuda_plan_run (plan, &a, &b, scratch, 0));
+  CUDA_OK (cudaDeviceSynchronize ());
+  CUDA_OK (cudaMemcpy (view_out, d_view_out, view_pitch * h, cudaMemcpyDeviceToHost));
+  CUDA_OK (cudaMemcpy (rgba_out, d_rgba_out, rgba_pitch * h, cudaMemcpyDeviceToHost));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      for (int c = 0; c < 4; c++) {
+        const int three = rgba_out[y * rgba_pitch + 4 * x + c];
+        if (c >= channels) {
+          ck_assert_msg (three == 0, "%dx%d: a zero channel filtered to %d at (%d, %d)", w, h, three, x, y);
+          continue;
+        }
+        const int one = view_out[y * view_pitch + (size_t) x * channels + c];
+        ck_assert_msg (one == three, "%dx%d, %d channel(s), segments (%d, %d): channel %d at (%d, %d) is %d, the "
+            "three-channel sweeps give %d", w, h, channels, cs_cuda_plan_segments (plan, CS_PASS_ROWS),
+            cs_cuda_plan_segments (plan, CS_PASS_COLUMNS), c, x, y, one, three);
+      }
+  cs_cuda_plan_free (plan);
+  cudaFree (d_view);
+  cudaFree (d_view_out);
+  cudaFree (d_rgba);
+  cudaFree (d_rgba_out);
+  cudaFree (work);
+  cudaFree (scratch);
+  free (view);
+  free (rgba);
+  free (view_out);
+  free (rgba_out);
+}
+END_TEST
+
 /* An NV12 frame's luma and chroma through recursivegauss's tiles, chroma beside luma
  * (cs_cuda_plan_run_channels_beside: its kernel may start while luma's finishes), the
  * frame copied back on the same stream at once: both planes the references', the frame
@@ -944,6 +1021,7 @@ static Suite *suite (void)
   tcase_set_timeout (channels, 600);
   tcase_add_loop_test (channels, test_channel_views, 0, N_VIEW_VARIANTS * CS_TEST_N_VIEW_KINDS * 3);
   tcase_add_test (channels, test_views_beside);
+  tcase_add_loop_test (channels, test_edgeaware_view_channels, 0, 2 * 4);
   suite_add_tcase (s, channels);
   return s;
 }
