@@ -191,3 +191,30 @@ extern "C" cudaError_t cs_cuda_plan_run_channels_beside (const CsCudaPlan *plan,
 {
   return run_channels (plan, src, dst, work, scratch, true, stream);
 }
+
+extern "C" cudaError_t cs_cuda_plan_run_views (const CsCudaViewRun *views, int n, cudaStream_t stream, cudaStream_t side,
+    cudaEvent_t fork, cudaEvent_t join)
+{
+  bool forked = false;
+  for (int i = 0; i < n; i++)
+    forked = forked || views[i].on_side;
+  if (n < 0 || (n > 0 && !views) || (forked && (!side || !fork || !join || side == stream)))
+    return cudaErrorInvalidValue;
+  cudaError_t err = cudaSuccess;
+  if (forked && ((err = cudaEventRecord (fork, stream)) != cudaSuccess || (err = cudaStreamWaitEvent (side, fork, 0)) != cudaSuccess))
+    return err;
+  bool started[2] = { false, false };   /* a later view on a stream may start beside the one before it */
+  for (int i = 0; i < n && err == cudaSuccess; i++) {
+    const CsCudaViewRun &v = views[i];
+    const int s = v.on_side ? 1 : 0;
+    err = run_channels (v.plan, &v.src, &v.dst, v.work, v.scratch, started[s], s ? side : stream);
+    started[s] = true;
+  }
+  if (forked) {
+    const cudaError_t joined = cudaEventRecord (join, side);
+    const cudaError_t waited = joined == cudaSuccess ? cudaStreamWaitEvent (stream, join, 0) : joined;
+    if (err == cudaSuccess)
+      err = waited;
+  }
+  return err;
+}

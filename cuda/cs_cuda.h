@@ -136,6 +136,26 @@ cudaError_t cs_cuda_plan_run_channels (const CsCudaPlan *plan, const CsChannels 
 cudaError_t cs_cuda_plan_run_channels_beside (const CsCudaPlan *plan, const CsChannels *src, const CsChannels *dst,
     void *work, void *scratch, cudaStream_t stream);
 
+/* One view of a frame for cs_cuda_plan_run_views: its plan (NULL: a copy), source and
+ * destination, the working frames and scratch only it uses, and the stream it runs on. */
+typedef struct {
+  const CsCudaPlan *plan;
+  CsChannels src, dst;
+  void *work, *scratch;
+  int on_side;   /* 0: the frame's stream, 1: the side stream */
+} CsCudaViewRun;
+
+/* A frame's views on two streams at once: those with on_side 0 in order on `stream`, the
+ * others in order on `side` (non-blocking, of the same context), which first waits for the
+ * work queued on `stream` before this call (event `fork`); `stream` then waits for `side`'s
+ * views (event `join`), so the frame is done when `stream`'s work is, and the next frame's
+ * views on either stream come after it. A quarter-size chroma plane fills few SMs; beside
+ * luma its kernels run on those luma's passes leave idle. Views on different streams must
+ * share no samples, working frames or scratch. The join is recorded even after a launch
+ * error (which is returned), so that no view is left running unordered. */
+cudaError_t cs_cuda_plan_run_views (const CsCudaViewRun *views, int n, cudaStream_t stream, cudaStream_t side,
+    cudaEvent_t fork, cudaEvent_t join);
+
 #ifdef __cplusplus
 }
 #endif

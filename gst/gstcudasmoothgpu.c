@@ -91,6 +91,12 @@ destroy_streams (GstCudaSmoothGpu * gpu)
   for (int i = 0; i < GST_CUDA_SMOOTH_SLOTS; i++) {
     if (gpu->streams[i])
       cudaStreamDestroy (gpu->streams[i]);
+    if (gpu->side_streams[i])
+      cudaStreamDestroy (gpu->side_streams[i]);
+    if (gpu->forked[i])
+      cudaEventDestroy (gpu->forked[i]);
+    if (gpu->joined[i])
+      cudaEventDestroy (gpu->joined[i]);
 #if GST_CUDA_SMOOTH_MEMORY_STREAMS
     if (gpu->ready[i])
       cudaEventDestroy (gpu->ready[i]);
@@ -100,6 +106,9 @@ destroy_streams (GstCudaSmoothGpu * gpu)
 #endif
   }
   memset (gpu->streams, 0, sizeof gpu->streams);
+  memset (gpu->side_streams, 0, sizeof gpu->side_streams);
+  memset (gpu->forked, 0, sizeof gpu->forked);
+  memset (gpu->joined, 0, sizeof gpu->joined);
 }
 
 gboolean
@@ -123,8 +132,17 @@ gst_cuda_smooth_gpu_open (GstCudaSmoothGpu * gpu, GstElement * element, gint dev
     gst_clear_object (&gpu->ctx);
     return FALSE;
   }
-  for (int i = 0; i < GST_CUDA_SMOOTH_SLOTS && err == cudaSuccess; i++)
+  for (int i = 0; i < GST_CUDA_SMOOTH_SLOTS && err == cudaSuccess; i++) {
     err = cudaStreamCreateWithFlags (&gpu->streams[i], cudaStreamNonBlocking);
+    if (err == cudaSuccess)
+      err = cudaStreamCreateWithFlags (&gpu->side_streams[i], cudaStreamNonBlocking);
+  }
+  for (int i = 0; i < GST_CUDA_SMOOTH_SLOTS && err == cudaSuccess; i++) {
+    step = "creating its events";
+    err = cudaEventCreateWithFlags (&gpu->forked[i], cudaEventDisableTiming);
+    if (err == cudaSuccess)
+      err = cudaEventCreateWithFlags (&gpu->joined[i], cudaEventDisableTiming);
+  }
 #if GST_CUDA_SMOOTH_MEMORY_STREAMS
   for (int i = 0; i < GST_CUDA_SMOOTH_SLOTS && err == cudaSuccess; i++) {
     step = "creating its events";
@@ -182,6 +200,9 @@ gst_cuda_smooth_gpu_close (GstCudaSmoothGpu * gpu)
     memset (gpu->slots, 0, sizeof gpu->slots);
   }
   memset (gpu->streams, 0, sizeof gpu->streams);
+  memset (gpu->side_streams, 0, sizeof gpu->side_streams);
+  memset (gpu->forked, 0, sizeof gpu->forked);
+  memset (gpu->joined, 0, sizeof gpu->joined);
   gpu->have_streams = FALSE;
 #if GST_CUDA_SMOOTH_MEMORY_STREAMS
   memset (gpu->ready, 0, sizeof gpu->ready);
@@ -266,27 +287,44 @@ params_changed (GstCudaSmoothGpu * gpu, const GstCudaSmoothGroupParams * gp, gbo
   return FALSE;
 }
 
-/* Where the working frames of the GRAY8 and YUV formats start in a slot's scratch: after the
- * largest scratch of the plans, 256-byte aligned. */
+/* The largest scratch of group g's plans, 256-byte aligned. */
 static size_t
-work_offset (GstCudaSmoothGpu * gpu)
+group_scratch_bytes (GstCudaSmoothGpu * gpu, guint g)
 {
   size_t bytes = 0;
-  for (int g = 0; g < 2; g++)
-    for (int l = 0; l < N_LAYOUTS; l++)
-      if (gpu->plans[g][l])
-        bytes = MAX (bytes, cs_cuda_plan_scratch_bytes (gpu->plans[g][l]));
+  for (int l = 0; l < N_LAYOUTS; l++)
+    if (gpu->plans[g][l])
+      bytes = MAX (bytes, cs_cuda_plan_scratch_bytes (gpu->plans[g][l]));
   return (bytes + 255) / 256 * 256;
 }
 
-/* The plans' scratch, and the working frames where the format is not RGBA. */
+/* Group g's part of a slot's scratch: its plans' scratch, then (GRAY8 and YUV) the working
+ * frames of its views. Each group has its own, since the groups run at once on two streams. */
+static size_t
+group_bytes (GstCudaSmoothGpu * gpu, guint g)
+{
+  size_t bytes = group_scratch_bytes (gpu, g);
+  if (!gpu->layout.packed_rgb)
+    bytes += (cs_cuda_channels_work_bytes (group_width (&gpu->info, g), layout_height (&gpu->info, g, WHOLE)) + 255)
+        / 256 * 256;
+  return bytes;
+}
+
+/* Where group g's part starts in a slot's scratch. */
+static size_t
+group_offset (GstCudaSmoothGpu * gpu, guint g)
+{
+  size_t offset = 0;
+  for (guint i = 0; i < g; i++)
+    offset += group_bytes (gpu, i);
+  return offset;
+}
+
+/* The plans' scratch, and the working frames where the format is not RGBA, of every group. */
 static size_t
 plans_scratch_bytes (GstCudaSmoothGpu * gpu)
 {
-  size_t bytes = work_offset (gpu);
-  if (!gpu->layout.packed_rgb)
-    bytes += cs_cuda_channels_work_bytes (GST_VIDEO_INFO_WIDTH (&gpu->info), GST_VIDEO_INFO_HEIGHT (&gpu->info));
-  return bytes;
+  return group_offset (gpu, gpu->layout.n_groups);
 }
 
 /* With the context pushed: the buffers a frame on `slot` needs, with what was being
@@ -468,17 +506,25 @@ run_groups (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * con
     in_strides[i] = (gint) in_pitch[i];
     out_strides[i] = (gint) out_pitch[i];
   }
-  guint8 *work = (guint8 *) scratch + work_offset (gpu);
-  for (guint g = 0; g < gpu->layout.n_groups && err == cudaSuccess; g++)
-    for (guint f = 0; f < n && err == cudaSuccess; f++) {
-      const CsCudaPlan *plan = gpu->plans[g][n == 1 ? WHOLE : f == 0 ? TOP : BOTTOM];
-      const CsChannels src = gst_cuda_smooth_group_view (&gpu->info, in, in_strides, g, f, n);
-      const CsChannels dst = gst_cuda_smooth_group_view (&gpu->info, out, out_strides, g, f, n);
-      if (src.width == 0 || src.height == 0)
+  CsCudaViewRun views[2 * 2];
+  int n_views = 0;
+  for (guint g = 0; g < gpu->layout.n_groups; g++) {
+    guint8 *part = (guint8 *) scratch + group_offset (gpu, g);
+    for (guint f = 0; f < n; f++) {
+      CsCudaViewRun *v = &views[n_views];
+      v->plan = gpu->plans[g][n == 1 ? WHOLE : f == 0 ? TOP : BOTTOM];
+      v->src = gst_cuda_smooth_group_view (&gpu->info, in, in_strides, g, f, n);
+      v->dst = gst_cuda_smooth_group_view (&gpu->info, out, out_strides, g, f, n);
+      if (v->src.width == 0 || v->src.height == 0)
         continue;   /* the bottom chroma field of a two-row 4:2:0 frame has no rows */
-      err = g == 0 && f == 0 ? cs_cuda_plan_run_channels (plan, &src, &dst, work, scratch, stream)
-          : cs_cuda_plan_run_channels_beside (plan, &src, &dst, work, scratch, stream);
+      v->scratch = part;
+      v->work = part + group_scratch_bytes (gpu, g);
+      v->on_side = g > 0;
+      n_views++;
     }
+  }
+  const int slot = p->slot;
+  err = cs_cuda_plan_run_views (views, n_views, stream, gpu->side_streams[slot], gpu->forked[slot], gpu->joined[slot]);
   return err;
 }
 

@@ -50,6 +50,9 @@ typedef struct
   GstCudaContext *ctx;
   CsCudaDevice dev;
   cudaStream_t streams[GST_CUDA_SMOOTH_SLOTS];
+  /* a slot's chroma views run on its side stream beside luma (cs_cuda_plan_run_views) */
+  cudaStream_t side_streams[GST_CUDA_SMOOTH_SLOTS];
+  cudaEvent_t forked[GST_CUDA_SMOOTH_SLOTS], joined[GST_CUDA_SMOOTH_SLOTS];
   gboolean have_streams;
 #if GST_CUDA_SMOOTH_MEMORY_STREAMS
   GstCudaStream *pool_stream;   /* given to the CUDA buffer pools we configure */

@@ -925,40 +925,65 @@ START_TEST (test_edgeaware_view_channels)
 }
 END_TEST
 
-/* An NV12 frame's luma and chroma through recursivegauss's tiles, chroma beside luma
- * (cs_cuda_plan_run_channels_beside: its kernel may start while luma's finishes), the
- * frame copied back on the same stream at once: both planes the references', the frame
- * done when the last view's kernel is. Sixteen frames queued back to back, each its own
- * input, so that a chroma kernel finishing before its luma would show. */
+/* An NV12 frame's luma and chroma queued the ways the elements run them, each frame copied
+ * back on the frame's stream at once: (0) recursivegauss's tiles, chroma beside luma on one
+ * stream (cs_cuda_plan_run_channels_beside: its kernel may start while luma's finishes);
+ * (1) the same, and (2) edgeawaregauss (packed into working frames), with chroma on a side
+ * stream (cs_cuda_plan_run_views: fork and join events). Both planes must be the
+ * references'; frames are queued back to back, each its own input, so that a frame whose
+ * chroma finished after its copy, or ran into the next frame's, would show. */
 START_TEST (test_views_beside)
 {
-  const int w = 1283, h = 721, n_frames = 16;
-  const size_t pitch = 1536, bytes = pitch * (h + (h + 1) / 2);
+  const int mode = _i, w = 1283, h = 721, n_frames = mode == 2 ? 4 : 16, cw = (w + 1) / 2, ch = (h + 1) / 2;
+  const size_t pitch = 1536, bytes = pitch * (h + ch);
   CsRecursiveParams rc = cs_recursive_params_default ();
   rc.sigma = 5;
   const CsRecursiveParams rc_chroma = cs_recursive_params_subsampled (&rc, 2);
+  CsEdgeAwareParams ea = cs_edgeaware_params_default ();
+  const CsEdgeAwareParams ea_chroma = cs_edgeaware_params_subsampled (&ea, 2);
   CsCudaPlan *luma = NULL, *chroma = NULL;
-  CUDA_OK (cs_cuda_recursive_plan_new (&rc, w, h, &device, &luma));
-  CUDA_OK (cs_cuda_recursive_plan_new (&rc_chroma, (w + 1) / 2, (h + 1) / 2, &device, &chroma));
-  ck_assert_int_eq (cs_cuda_plan_path (luma), CS_CUDA_PATH_RECURSIVE_TILES);
-  ck_assert_int_eq (cs_cuda_plan_path (chroma), CS_CUDA_PATH_RECURSIVE_TILES);
+  if (mode < 2) {
+    CUDA_OK (cs_cuda_recursive_plan_new (&rc, w, h, &device, &luma));
+    CUDA_OK (cs_cuda_recursive_plan_new (&rc_chroma, cw, ch, &device, &chroma));
+    ck_assert_int_eq (cs_cuda_plan_path (luma), CS_CUDA_PATH_RECURSIVE_TILES);
+    ck_assert_int_eq (cs_cuda_plan_path (chroma), CS_CUDA_PATH_RECURSIVE_TILES);
+  } else {
+    CUDA_OK (cs_cuda_edgeaware_plan_new (&ea, w, h, &device, &luma));
+    CUDA_OK (cs_cuda_edgeaware_plan_new (&ea_chroma, cw, ch, &device, &chroma));
+  }
   uint8_t *in = malloc (bytes * n_frames), *expected = malloc (bytes), *got = malloc (bytes * n_frames);
-  cs_test_fill_bytes (in, bytes * n_frames, 777u);
+  cs_test_fill_bytes (in, bytes * n_frames, 777u + mode);
   uint8_t *d_in, *d_out;
+  void *work[2], *scratch[2] = { NULL, NULL };
   CUDA_OK (cudaMalloc ((void **) &d_in, bytes * n_frames));
   CUDA_OK (cudaMalloc ((void **) &d_out, bytes * n_frames));
+  CUDA_OK (cudaMalloc (&work[0], cs_cuda_channels_work_bytes (w, h)));
+  CUDA_OK (cudaMalloc (&work[1], cs_cuda_channels_work_bytes (cw, ch)));
+  if (cs_cuda_plan_scratch_bytes (luma))
+    CUDA_OK (cudaMalloc (&scratch[0], cs_cuda_plan_scratch_bytes (luma)));
+  if (cs_cuda_plan_scratch_bytes (chroma))
+    CUDA_OK (cudaMalloc (&scratch[1], cs_cuda_plan_scratch_bytes (chroma)));
   CUDA_OK (cudaMemcpy (d_in, in, bytes * n_frames, cudaMemcpyHostToDevice));
   CUDA_OK (cudaMemset (d_out, POISON, bytes * n_frames));
-  cudaStream_t stream;
-  CUDA_OK (cudaStreamCreate (&stream));
+  cudaStream_t stream, side;
+  cudaEvent_t fork, join;
+  CUDA_OK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
+  CUDA_OK (cudaStreamCreateWithFlags (&side, cudaStreamNonBlocking));
+  CUDA_OK (cudaEventCreateWithFlags (&fork, cudaEventDisableTiming));
+  CUDA_OK (cudaEventCreateWithFlags (&join, cudaEventDisableTiming));
   const CsTestViewKind *y = &cs_test_view_kinds[0], *uv = &cs_test_view_kinds[1];
   for (int i = 0; i < n_frames; i++) {
     uint8_t *fi = d_in + bytes * i, *fo = d_out + bytes * i;
     const CsChannels sy = cs_test_view_in (fi, y, w, h, pitch), dy = cs_test_view_in (fo, y, w, h, pitch);
-    const CsChannels sc = cs_test_view_in (fi + pitch * h, uv, (w + 1) / 2, (h + 1) / 2, pitch);
-    const CsChannels dc = cs_test_view_in (fo + pitch * h, uv, (w + 1) / 2, (h + 1) / 2, pitch);
-    CUDA_OK (cs_cuda_plan_run_channels (luma, &sy, &dy, NULL, NULL, stream));
-    CUDA_OK (cs_cuda_plan_run_channels_beside (chroma, &sc, &dc, NULL, NULL, stream));
+    const CsChannels sc = cs_test_view_in (fi + pitch * h, uv, cw, ch, pitch);
+    const CsChannels dc = cs_test_view_in (fo + pitch * h, uv, cw, ch, pitch);
+    if (mode == 0) {
+      CUDA_OK (cs_cuda_plan_run_channels (luma, &sy, &dy, NULL, NULL, stream));
+      CUDA_OK (cs_cuda_plan_run_channels_beside (chroma, &sc, &dc, NULL, NULL, stream));
+    } else {
+      const CsCudaViewRun views[2] = { { luma, sy, dy, work[0], scratch[0], 0 }, { chroma, sc, dc, work[1], scratch[1], 1 } };
+      CUDA_OK (cs_cuda_plan_run_views (views, 2, stream, side, fork, join));
+    }
     CUDA_OK (cudaMemcpyAsync (got + bytes * i, fo, bytes, cudaMemcpyDeviceToHost, stream));
   }
   CUDA_OK (cudaStreamSynchronize (stream));
@@ -966,22 +991,38 @@ START_TEST (test_views_beside)
     memset (expected, POISON, bytes);
     uint8_t *fi = in + bytes * i;
     CsChannels sy = cs_test_view_in (fi, y, w, h, pitch), dy = cs_test_view_in (expected, y, w, h, pitch);
-    CsChannels sc = cs_test_view_in (fi + pitch * h, uv, (w + 1) / 2, (h + 1) / 2, pitch);
-    CsChannels dc = cs_test_view_in (expected + pitch * h, uv, (w + 1) / 2, (h + 1) / 2, pitch);
-    ck_assert_int_eq (cs_ref_recursive_channels (&sy, &dy, &rc, 1, 1), 0);
-    ck_assert_int_eq (cs_ref_recursive_channels (&sc, &dc, &rc, 2, 2), 0);
+    CsChannels sc = cs_test_view_in (fi + pitch * h, uv, cw, ch, pitch);
+    CsChannels dc = cs_test_view_in (expected + pitch * h, uv, cw, ch, pitch);
+    if (mode < 2) {
+      ck_assert_int_eq (cs_ref_recursive_channels (&sy, &dy, &rc, 1, 1), 0);
+      ck_assert_int_eq (cs_ref_recursive_channels (&sc, &dc, &rc, 2, 2), 0);
+    } else {
+      ck_assert_int_eq (cs_ref_edgeaware_channels (&sy, &dy, &ea, 1, 1), 0);
+      ck_assert_int_eq (cs_ref_edgeaware_channels (&sc, &dc, &ea, 2, 2), 0);
+    }
     int worst = 0;
     for (size_t b = 0; b < bytes; b++) {
       const int d = abs ((int) got[bytes * i + b] - (int) expected[b]);
       worst = d > worst ? d : worst;
     }
-    ck_assert_msg (worst <= 1, "frame %d: max difference %d from the reference", i, worst);
+    ck_assert_msg (worst <= 1, "mode %d, frame %d: max difference %d from the reference", mode, i, worst);
   }
+  /* bad arguments: a side view without a side stream, the side stream the frame's own */
+  const CsCudaViewRun bad = { chroma, {}, {}, work[1], scratch[1], 1 };
+  ck_assert_int_eq (cs_cuda_plan_run_views (&bad, 1, stream, NULL, fork, join), cudaErrorInvalidValue);
+  ck_assert_int_eq (cs_cuda_plan_run_views (&bad, 1, stream, stream, fork, join), cudaErrorInvalidValue);
   CUDA_OK (cudaStreamDestroy (stream));
+  CUDA_OK (cudaStreamDestroy (side));
+  CUDA_OK (cudaEventDestroy (fork));
+  CUDA_OK (cudaEventDestroy (join));
   cs_cuda_plan_free (luma);
   cs_cuda_plan_free (chroma);
   cudaFree (d_in);
   cudaFree (d_out);
+  cudaFree (work[0]);
+  cudaFree (work[1]);
+  cudaFree (scratch[0]);
+  cudaFree (scratch[1]);
   free (in);
   free (expected);
   free (got);
@@ -1020,7 +1061,7 @@ static Suite *suite (void)
   TCase *channels = tcase_create ("channels");
   tcase_set_timeout (channels, 600);
   tcase_add_loop_test (channels, test_channel_views, 0, N_VIEW_VARIANTS * CS_TEST_N_VIEW_KINDS * 3);
-  tcase_add_test (channels, test_views_beside);
+  tcase_add_loop_test (channels, test_views_beside, 0, 3);
   tcase_add_loop_test (channels, test_edgeaware_view_channels, 0, 2 * 4);
   suite_add_tcase (s, channels);
   return s;

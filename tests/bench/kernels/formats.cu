@@ -58,22 +58,30 @@ void bench_formats (Bench &b)
     "edgeawaregauss sigma=20 sigma-r=40" };
   for (auto sz : { std::make_pair (1920, 1080), std::make_pair (3840, 2160) }) {
     Frame f = make_frame (b, sz.first, sz.second);
-    void *work = nullptr;
+    const int cw = (f.w + 1) / 2, ch = (f.h + 1) / 2;
+    void *work = nullptr, *chroma_work = nullptr;
     CHECK (cudaMalloc (&work, cs_cuda_channels_work_bytes (f.w, f.h)));
+    CHECK (cudaMalloc (&chroma_work, cs_cuda_channels_work_bytes (cw, ch)));
+    /* chroma on a stream of its own beside luma's, as the elements run a frame's views */
+    cudaStream_t side;
+    cudaEvent_t fork, join;
+    CHECK (cudaStreamCreateWithFlags (&side, cudaStreamNonBlocking));
+    CHECK (cudaEventCreateWithFlags (&fork, cudaEventDisableTiming));
+    CHECK (cudaEventCreateWithFlags (&join, cudaEventDisableTiming));
     for (int filter = 0; filter < 4; filter++) {
       CsCudaPlan *rgba = plan_for (b, filter, f.w, f.h, 1);
       const double rgba_ms = kernel_ms (time_plan (b, f, rgba));
-      CsCudaPlan *luma = plan_for (b, filter, f.w, f.h, 1), *chroma = plan_for (b, filter, (f.w + 1) / 2, (f.h + 1) / 2, 2);
-      void *scratch = nullptr;
-      const size_t scratch_bytes = std::max (cs_cuda_plan_scratch_bytes (luma), cs_cuda_plan_scratch_bytes (chroma));
-      if (scratch_bytes)
-        CHECK (cudaMalloc (&scratch, scratch_bytes));
+      CsCudaPlan *luma = plan_for (b, filter, f.w, f.h, 1), *chroma = plan_for (b, filter, cw, ch, 2);
+      void *scratch = nullptr, *chroma_scratch = nullptr;
+      if (cs_cuda_plan_scratch_bytes (luma))
+        CHECK (cudaMalloc (&scratch, cs_cuda_plan_scratch_bytes (luma)));
+      if (cs_cuda_plan_scratch_bytes (chroma))
+        CHECK (cudaMalloc (&chroma_scratch, cs_cuda_plan_scratch_bytes (chroma)));
       const Result r = time_launches (b, f, [&] (void *in) {
-        CsChannels sy, sc, dy, dc;
-        nv12_views (in, f.w, f.h, f.pitch, &sy, &sc);
-        nv12_views (f.output, f.w, f.h, f.pitch, &dy, &dc);
-        cudaError_t e = cs_cuda_plan_run_channels (luma, &sy, &dy, work, scratch, 0);
-        return e != cudaSuccess ? e : cs_cuda_plan_run_channels_beside (chroma, &sc, &dc, work, scratch, 0);
+        CsCudaViewRun v[2] = { { luma, {}, {}, work, scratch, 0 }, { chroma, {}, {}, chroma_work, chroma_scratch, 1 } };
+        nv12_views (in, f.w, f.h, f.pitch, &v[0].src, &v[1].src);
+        nv12_views (f.output, f.w, f.h, f.pitch, &v[0].dst, &v[1].dst);
+        return cs_cuda_plan_run_views (v, 2, 0, side, fork, join);
       });
       const double nv12_ms = kernel_ms (r);
       const bool on_views = filter != 3;   /* recursivegauss's tiles and the packed-half bilateral take views */
@@ -85,13 +93,17 @@ void bench_formats (Bench &b)
           : on_views  ? "the kernels on the views: instructions at 1 and 2 channels against 3"
                       : "RGBA kernels on luma and chroma: 1.25 of the RGBA work + 13 B/px packing",
           filter == 0 ? "0.50 (1.5 samples/px against 3)" : "<=1.0 (per-tap weights shared by channels)");
-      if (scratch)
-        CHECK (cudaFree (scratch));
+      CHECK (cudaFree (scratch));
+      CHECK (cudaFree (chroma_scratch));
       cs_cuda_plan_free (rgba);
       cs_cuda_plan_free (luma);
       cs_cuda_plan_free (chroma);
     }
     CHECK (cudaFree (work));
+    CHECK (cudaFree (chroma_work));
+    CHECK (cudaStreamDestroy (side));
+    CHECK (cudaEventDestroy (fork));
+    CHECK (cudaEventDestroy (join));
     free_frame (f);
   }
 }
