@@ -1,10 +1,11 @@
 /* gst-cudasmooth — pixel access shared by the kernels (internal to cuda/).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Two element types travel between passes: the 8-bit frame (4 bytes, layout from the caps)
- * and the intermediate half4 (8 bytes: r, g, b, alpha as fp16). fp16 keeps an 8-bit value
- * to within 1/16 LSB (11-bit significand), far inside every accuracy target, and halves
- * the bytes of float4; alpha (an integer <= 255) is exact in fp16.
+ * Element types that travel between passes: the 8-bit frame (4 bytes, layout from the caps)
+ * and the intermediate half4 (8 bytes: r, g, b, alpha as fp16), or half2 (4 bytes) where a
+ * view of one or two channels is filtered. fp16 keeps an 8-bit value to within 1/16 LSB
+ * (11-bit significand), far inside every accuracy target, and halves the bytes of float;
+ * alpha (an integer <= 255) is exact in fp16.
  * A pass walks lines: rows (samples along x) or columns (samples along y). Addresses are
  * base + line·line_step + k·sample_step in bytes, 64-bit throughout (frames > 2 GiB).
  */
@@ -23,6 +24,9 @@ struct U8 {
 };
 struct H4 {
   static constexpr int bytes = 8;
+};
+struct H2 {
+  static constexpr int bytes = 4;
 };
 
 /* A plane as one pass sees it. */
@@ -93,6 +97,13 @@ __device__ __forceinline__ float4 load_px (H4, const Lines &, const char *p)
   return make_float4 (rg.x, rg.y, ba.x, ba.y);
 }
 
+/* (c0, c1, 0, 0): the channels of a view of one or two */
+__device__ __forceinline__ float4 load_px (H2, const Lines &, const char *p)
+{
+  const float2 v = __half22float2 (*reinterpret_cast<const __half2 *> (p));
+  return make_float4 (v.x, v.y, 0.f, 0.f);
+}
+
 /* Round half up and clamp once, at the end (docs/algorithms.md): floor(v + 0.5) clamped to
  * 0..255, returned in the low byte of 2^23 + that value (adding 2^23 rounding down is
  * floor for 0 <= t < 2^23; no float-to-integer conversion, see byte_to_float). */
@@ -156,6 +167,11 @@ __device__ __forceinline__ void store_px (H4, const Lines &, char *p, float4 v)
   w.x = *reinterpret_cast<unsigned int *> (&rg);
   w.y = *reinterpret_cast<unsigned int *> (&ba);
   *reinterpret_cast<uint2 *> (p) = w;
+}
+
+__device__ __forceinline__ void store_px (H2, const Lines &, char *p, float4 v)
+{
+  *reinterpret_cast<__half2 *> (p) = __floats2half2_rn (v.x, v.y);
 }
 
 /* Squared colour distance of two frame pixels, in 0..255 units. */

@@ -298,6 +298,14 @@ struct Segments {
 template <class S> struct Raw;
 template <> struct Raw<U8> { typedef unsigned int T; };
 template <> struct Raw<H4> { typedef uint2 T; };
+template <> struct Raw<H2> { typedef unsigned int T; };
+
+/* The intermediate element of a sweep of C channels, and of its parked sums: half4 for three,
+ * half2 for a view's one or two (half the bytes through memory and in the row tiles). */
+template <int C> struct PlaneOf { typedef H2 T; };
+template <> struct PlaneOf<3> { typedef H4 T; };
+template <class F> using ParkOf = typename PlaneOf<F::kChannels>::T;
+template <class F> using ParkWord = typename Raw<ParkOf<F>>::T;
 
 template <class S> __device__ __forceinline__ float4 decode (const Lines &l, typename Raw<S>::T v)
 {
@@ -313,8 +321,8 @@ static constexpr int kAhead = 4;
 
 template <class S, class F> struct ColumnSample {
   typename Raw<S>::T f;
-  unsigned int fr;   /* frame word, for filters whose spacing reads the frame */
-  uint2 parked;      /* anticausal sweep: the causal sum parked at this sample */
+  unsigned int fr;      /* frame word, for filters whose spacing reads the frame */
+  ParkWord<F> parked;   /* anticausal sweep: the causal sum parked at this sample */
 
   __device__ __forceinline__ void fetch (const Lines &frame, const Lines &in, int line, int k)
   {
@@ -358,7 +366,8 @@ template <int C> struct Parking<true, C> {
       reinterpret_cast<__half *> (parked_tile)[b + i] = __float2half_rn (v.z);
   }
   __device__ __forceinline__ bool fetched_ahead () const { return false; }
-  __device__ __forceinline__ float4 take (int k, uint2) const
+  template <class W>
+  __device__ __forceinline__ float4 take (int k, W) const
   {
     const int i = (k - st) * blockDim.x;
     const float2 v = __half22float2 (parked_tile[rg + i]);
@@ -374,14 +383,15 @@ template <int C> struct Parking<false, C> {
     plane = partial;
     line = line_;
   }
+  typedef typename PlaneOf<C>::T P;
   __device__ __forceinline__ void park (int k, float4 v)
   {
-    store_px (H4 (), plane, plane.at (line, k), v);
+    store_px (P (), plane, plane.at (line, k), v);
   }
   __device__ __forceinline__ bool fetched_ahead () const { return true; }
-  __device__ __forceinline__ float4 take (int, uint2 fetched) const
+  __device__ __forceinline__ float4 take (int, typename Raw<P>::T fetched) const
   {
-    return load_px (H4 (), plane, reinterpret_cast<const char *> (&fetched));
+    return load_px (P (), plane, reinterpret_cast<const char *> (&fetched));
   }
 };
 
@@ -447,13 +457,14 @@ sweep_columns (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F 
   fr_prev = edge.frame_value (frame, in);
   filt.anticausal_state (state, line, seg, en, geo.n);
   if (e < en) {
-    const float4 p = parking.fetched_ahead () ? load_px (H4 (), partial, partial.at (line, e)) : parking.take (e, uint2 ());
+    const float4 p = parking.fetched_ahead () ? load_px (ParkOf<F> (), partial, partial.at (line, e))
+                                              : parking.take (e, ParkWord<F> ());
     store_px (D (), out, out.at (line, e), output_sum<C> (f_prev, p, sweep_sum (state)));
   }
   const auto fetch_back = [&] (ColumnSample<S, F> &c, int k) {
     c.fetch (frame, in, line, k);
     if (k < en && parking.fetched_ahead ())
-      c.parked = *reinterpret_cast<const uint2 *> (partial.at (line, k));
+      c.parked = *reinterpret_cast<const ParkWord<F> *> (partial.at (line, k));
   };
   /* as the causal sweep, clamped at st */
 #pragma unroll
@@ -599,7 +610,7 @@ sweep_columns_split (Lines frame, Lines in, Lines out, Segments geo, F filt)
     fr_prev = edge.frame_value (frame, in);
   };
   const auto output = [&] (int k, float4 f) {
-    store_px (D (), out, out.at (line, k), output_sum<C> (f, parking.take (k, uint2 ()), sweep_sum (state)));
+    store_px (D (), out, out.at (line, k), output_sum<C> (f, parking.take (k, ParkWord<F> ()), sweep_sum (state)));
   };
 
   if (valid) {
@@ -643,7 +654,7 @@ static constexpr int kRowWarps = 2;   /* warps per block; each owns 32 rows */
 template <class S, class F> struct RowTiles {
   typename Raw<S>::T in[32][33];
   unsigned int frame[F::kNeedsFrame ? 32 : 1][33];
-  uint2 park[32][33];   /* half4 parked sums, then the output of the chunk */
+  ParkWord<F> park[32][33];   /* parked sums (ParkOf), then the output of the chunk */
 };
 
 /* Copies a 32-row x `count`-sample window [k0, k0+count) of a plane into a tile: lane j
@@ -708,11 +719,26 @@ __device__ __forceinline__ void stage_chunk (A (*ta)[33], const Lines &la, bool 
   cp_async_wait_all ();
 }
 
-/* Re Σ h (r, g, b) as a half4 word pair, alpha slot 0. */
-__device__ __forceinline__ uint2 park_word (float4 h)
+/* Re Σ h (r, g, b) as a half4 word pair, alpha slot 0; or (c0, c1) as a half2 word. */
+__device__ __forceinline__ uint2 park_word (H4, float4 h)
 {
   __half2 a = __floats2half2_rn (h.x, h.y), b = __floats2half2_rn (h.z, 0.f);
   return make_uint2 (*reinterpret_cast<unsigned int *> (&a), *reinterpret_cast<unsigned int *> (&b));
+}
+__device__ __forceinline__ unsigned int park_word (H2, float4 h)
+{
+  __half2 a = __floats2half2_rn (h.x, h.y);
+  return *reinterpret_cast<unsigned int *> (&a);
+}
+
+/* A tile slot's first word: a frame pixel (U8) stored over a parked half4 sum. */
+__device__ __forceinline__ unsigned int first_word (uint2 w)
+{
+  return w.x;
+}
+__device__ __forceinline__ unsigned int first_word (unsigned int w)
+{
+  return w;
 }
 
 /* The terms of a step, or zero coefficients where the step lies outside the sweep (before
@@ -823,7 +849,7 @@ __device__ __forceinline__ void rows_causal (RowLane<S, F, kFrameIsIn> &l, int s
       l.f_prev = f;
       l.fr_prev = fr;
       if (k >= l.st)
-        l.tl.park[l.lane][j] = park_word (sweep_sum (l.state));
+        l.tl.park[l.lane][j] = park_word (ParkOf<F> (), sweep_sum (l.state));
     }
     __syncwarp ();
     if (!parked_in_tile)
@@ -837,7 +863,7 @@ __device__ __forceinline__ void rows_causal (RowLane<S, F, kFrameIsIn> &l, int s
 template <class S, class D, class F, bool kFrameIsIn>
 __device__ __forceinline__ void park_output (RowLane<S, F, kFrameIsIn> &l, const Lines &out, int j, float4 f)
 {
-  const float4 p = load_px (H4 (), l.partial, reinterpret_cast<const char *> (&l.tl.park[l.lane][j]));
+  const float4 p = load_px (ParkOf<F> (), l.partial, reinterpret_cast<const char *> (&l.tl.park[l.lane][j]));
   store_px (D (), out, reinterpret_cast<char *> (&l.tl.park[l.lane][j]), output_sum<F::kChannels> (f, p, sweep_sum (l.state)));
 }
 
@@ -872,13 +898,13 @@ __device__ __forceinline__ void rows_anticausal (RowLane<S, F, kFrameIsIn> &l, c
     }
     __syncwarp ();
     /* only this chunk's samples: lanes past `count` hold another chunk's stale values */
-    if (sizeof (typename Raw<D>::T) == 8)
+    if (sizeof (typename Raw<D>::T) == sizeof (ParkWord<F>))
       tile_store (l.tl.park, out, l.row0, l.geo.n_lines, k0, l.st, min (l.en, k1 + 1), l.lane);
     else {
       const int k = k0 + l.lane;
       if (k < l.en && l.lane < count)
         for (int r = 0; r < 32 && l.row0 + r < l.geo.n_lines; r++)
-          *reinterpret_cast<unsigned int *> (out.at (l.row0 + r, k)) = l.tl.park[r][l.lane].x;
+          *reinterpret_cast<unsigned int *> (out.at (l.row0 + r, k)) = first_word (l.tl.park[r][l.lane]);
     }
     __syncwarp ();
   }
@@ -987,10 +1013,10 @@ sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo,
       flush (k, lane < count);
     }
   };
-  const auto park = [&] (int j, float4) { tl.park[lane][j] = park_word (sweep_sum (state)); };
+  const auto park = [&] (int j, float4) { tl.park[lane][j] = park_word (ParkOf<F> (), sweep_sum (state)); };
   /* f + the other direction's parked sum + this one's, into the park tile's slot */
   const auto output = [&] (int j, float4 f) {
-    const float4 p = load_px (H4 (), partial, reinterpret_cast<const char *> (&tl.park[lane][j]));
+    const float4 p = load_px (ParkOf<F> (), partial, reinterpret_cast<const char *> (&tl.park[lane][j]));
     store_px (D (), out, reinterpret_cast<char *> (&tl.park[lane][j]), output_sum<F::kChannels> (f, p, sweep_sum (state)));
   };
   /* a chunk's parked sums of lo..hi−1 from the park tile to their plane: only the chunk's own
@@ -1001,7 +1027,7 @@ sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo,
       __syncwarp ();
       if (mine && k >= lo && k < hi)
         for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
-          *reinterpret_cast<uint2 *> (partial.at (row0 + r, k)) = tl.park[r][lane];
+          *reinterpret_cast<ParkWord<F> *> (partial.at (row0 + r, k)) = tl.park[r][lane];
       __syncwarp ();
     };
   };
@@ -1009,10 +1035,10 @@ sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo,
     __syncwarp ();
     if (mine)
       for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
-        if (sizeof (typename Raw<D>::T) == 8)
-          *reinterpret_cast<uint2 *> (out.at (row0 + r, k)) = tl.park[r][lane];
+        if (sizeof (typename Raw<D>::T) == sizeof (ParkWord<F>))
+          *reinterpret_cast<ParkWord<F> *> (out.at (row0 + r, k)) = tl.park[r][lane];
         else
-          *reinterpret_cast<unsigned int *> (out.at (row0 + r, k)) = tl.park[r][lane].x;
+          *reinterpret_cast<unsigned int *> (out.at (row0 + r, k)) = first_word (tl.park[r][lane]);
     __syncwarp ();
   };
 

@@ -18,9 +18,10 @@
 
 namespace cs {
 
-static size_t plane_pitch (int width)
+/* A plane of intermediate elements of `bytes` (half4, or half2 for a view's one or two channels) */
+static size_t plane_pitch (int width, int bytes = H4::bytes)
 {
-  return ((size_t) width * 8 + 255) / 256 * 256;
+  return ((size_t) width * bytes + 255) / 256 * 256;
 }
 
 /* The longest column segments whose halves park on chip, in blocks of 64 and 32 columns */
@@ -95,28 +96,29 @@ struct EdgeAwarePlan : CsCudaPlan {
   {
     if (!frames_fit (*this, src, dst))
       return cudaErrorInvalidValue;
-    const size_t pitch_t = plane_pitch (width);
+    typedef typename PlaneOf<C>::T P;
+    const size_t pitch_t = plane_pitch (width, P::bytes);
     char *planes[2] = { (char *) scratch, (char *) scratch + pitch_t * height };
     const int af = src.alpha_offset == 0, af_out = dst.alpha_offset == 0;
     const Lines frame_r = make_lines (src.data, src.pitch, 4, true, af);
     const Lines frame_c = make_lines (src.data, src.pitch, 4, false, af);
     /* Plane use per iteration: H reads (frame | A) and writes B; V reads B and writes A,
      * or, on the last iteration, the output with its causal sums parked in A. */
-    const Lines a_r = make_lines (planes[0], pitch_t, 8, true, 0);
-    const Lines b_r = make_lines (planes[1], pitch_t, 8, true, 0);
-    const Lines a_c = make_lines (planes[0], pitch_t, 8, false, 0);
-    const Lines b_c = make_lines (planes[1], pitch_t, 8, false, 0);
+    const Lines a_r = make_lines (planes[0], pitch_t, P::bytes, true, 0);
+    const Lines b_r = make_lines (planes[1], pitch_t, P::bytes, true, 0);
+    const Lines a_c = make_lines (planes[0], pitch_t, P::bytes, false, 0);
+    const Lines b_c = make_lines (planes[1], pitch_t, P::bytes, false, 0);
     const Lines out_c = make_lines (dst.data, dst.pitch, 4, false, af_out);
     for (int it = 1; it <= iterations; it++) {
       const EdgeAwareFilter<C> fr = { filters[it - 1][0] }, fc = { filters[it - 1][1] };
       if (it == 1)
-        launch_rows_split<U8, H4, EdgeAwareFilter<C>, true> (frame_r, frame_r, b_r, b_r, rows, fr, stream);
+        launch_rows_split<U8, P, EdgeAwareFilter<C>, true> (frame_r, frame_r, b_r, b_r, rows, fr, stream);
       else
-        launch_rows_split<H4, H4, EdgeAwareFilter<C>, false> (frame_r, a_r, b_r, b_r, rows, fr, stream);
+        launch_rows_split<P, P, EdgeAwareFilter<C>, false> (frame_r, a_r, b_r, b_r, rows, fr, stream);
       if (it < iterations)
-        launch_columns_split<H4, H4> (frame_c, b_c, a_c, a_c, cols, fc, stream);
+        launch_columns_split<P, P> (frame_c, b_c, a_c, a_c, cols, fc, stream);
       else
-        launch_columns_split<H4, U8> (frame_c, b_c, out_c, a_c, cols, fc, stream);
+        launch_columns_split<P, U8> (frame_c, b_c, out_c, a_c, cols, fc, stream);
       const cudaError_t err = cudaGetLastError ();
       if (err != cudaSuccess)
         return err;
