@@ -493,8 +493,9 @@ run_packed (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * in,
   return err;
 }
 
-/* GRAY8 and YUV: every group of every picture through its plan, or copied; every view after
- * the first beside the one before it (their samples are apart). */
+/* GRAY8 and YUV: every group of every picture through its plan, or copied; luma (or grey) on
+ * the slot's stream, chroma on its side stream at the same time, each group in its own part
+ * of the scratch (cs_cuda_plan_run_views); a group's second field beside its first. */
 static cudaError_t
 run_groups (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * const in[], const size_t in_pitch[],
     guint8 * const out[], const size_t out_pitch[], void *scratch, cudaStream_t stream)

@@ -8,7 +8,8 @@
  * Three slots: while one frame is uploaded, the next one's kernels run and a third one is
  * downloaded (with two, a 4K edge-aware frame took (0.67 + 0.68 + 0.67) / 2 ms; with three
  * the copy engines and the kernels each stay busy, at the PCIe floor). Every slot has its
- * own device frames and scratch; the plans are shared, read-only, by all.
+ * own device frames and scratch, and a side stream for a YUV frame's chroma; the plans are
+ * shared, read-only, by all.
  */
 #ifndef __GST_CUDA_SMOOTH_GPU_H__
 #define __GST_CUDA_SMOOTH_GPU_H__
