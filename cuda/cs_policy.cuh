@@ -25,7 +25,8 @@ struct Policy {
   int edgeaware_min_partition;
   /* edgeawaregauss: at most this many row blocks (32 rows, two warps) per SM */
   int edgeaware_row_blocks_per_sm;
-  /* recursivegauss tiles: the three-block instance from this many waves of three blocks per SM */
+  /* recursivegauss tiles: the three-block instance from this many waves of three blocks per SM
+   * (below, where it takes fewer waves than two blocks per SM) */
   int recursive_tile_three_block_waves;
   /* bilateral radius 1: 16-row strips when the frame has strips to fill the GPU this many
    * halves over (at 8 rows: 3 = one and a half times) */

@@ -37,8 +37,10 @@ struct TileParams {
 struct TileLaunch {
   TileParams p;
   int steps;           /* the kernel's instance: windows of 16·steps samples */
-  int blocks_per_sm;   /* the kernel's instance: 3 (T over its samples) or 2 */
-  int shared_bytes;
+  /* by layout (the RGBA family's, one-channel views', two-channel views'): the kernel's
+   * instance, 3 blocks per SM (T over its samples) or 2, and its shared memory */
+  int blocks_per_sm[3], slot_bytes[3];
+  int shared_bytes;    /* the most of slot_bytes */
   bool overlap;        /* the device has programmatic dependent launch (cs_plan.cuh's launches_overlap) */
   /* the kernels' shared-memory attributes, set at their first launch: the RGBA family's,
    * one-channel views', two-channel views' */

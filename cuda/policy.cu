@@ -18,7 +18,9 @@ static const Policy kPolicies[] = {
     500.0, 250.0, 32,
     /* row pass fastest at about 8 warps per SM (1080p 16 segments, 2048² 8, 4K 6–8) */
     4,
-    /* three blocks 7–8 % faster at 4K (2040 tiles, 5.2 waves), two 5–8 % at 1080p (1.3 waves) */
+    /* three blocks 7–8 % faster at 4K (2040 tiles, 5.2 waves), two 5–8 % at 1080p (1.3 waves);
+     * fewer waves decide below that (H200: an NV12 4K chroma plane's 340 blocks, one wave of
+     * three or two of two, 0.0297 against 0.0332 ms) */
     4,
     /* 16-row strips at 4K (1.98 fills of 8-row strips), 8 at 1080p */
     3,

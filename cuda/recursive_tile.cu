@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace cs {
@@ -766,16 +767,19 @@ static int instance_bytes (int steps, int blocks_per_sm)
   return blocks_per_sm >= 3 ? tile_bytes<6, true> () : tile_bytes<6, false> ();
 }
 
-/* The kernel's instance for a frame of `tiles` tiles: three blocks per SM (80 registers, T
- * over the samples) where the frame has the policy's waves of them, two (128 registers, T
- * in a plane of its own) below that, as measured (cs_policy.cuh); and three wherever two's
- * shared memory is more than a block may take. False when neither fits the device. */
-static bool tile_instance (int warmup, long long tiles, const CsCudaDevice &dev, const Policy &policy, int &steps,
+/* The kernel's instance for a launch of `blocks` blocks: three per SM (80 registers, T over
+ * the samples) where the launch has the policy's waves of them, or where two per SM (128
+ * registers, T in a plane of its own; faster a block) would take more waves than three; two
+ * below that, as measured (cs_policy.cuh); and three wherever two's shared memory is more
+ * than a block may take. False when neither fits the device. */
+static bool tile_instance (int warmup, long long blocks, const CsCudaDevice &dev, const Policy &policy, int &steps,
     int &blocks_per_sm, int &bytes)
 {
   steps = window_steps (warmup) <= 5 ? 5 : 6;
-  blocks_per_sm = tiles >= (long long) policy.recursive_tile_three_block_waves * 3 * dev.sm_count ||
-          instance_bytes (steps, 2) > dev.max_shared_per_block ? 3 : 2;
+  const long long waves_of_two = (blocks + 2ll * dev.sm_count - 1) / (2ll * dev.sm_count);
+  const long long waves_of_three = (blocks + 3ll * dev.sm_count - 1) / (3ll * dev.sm_count);
+  blocks_per_sm = blocks >= (long long) policy.recursive_tile_three_block_waves * 3 * dev.sm_count ||
+          waves_of_two > waves_of_three || instance_bytes (steps, 2) > dev.max_shared_per_block ? 3 : 2;
   bytes = instance_bytes (steps, blocks_per_sm);
   return bytes <= dev.max_shared_per_block;
 }
@@ -789,10 +793,17 @@ bool recursive_tiles_fit (int warmup, long long tiles, const CsCudaDevice &dev, 
 bool plan_tiles (int width, int height, int segments_x, int segments_y, int warmup, const CsDericheCoeffs &c,
     const CsCudaDevice &dev, const Policy &policy, TileLaunch &t)
 {
-  if (!recursive_tiles_cover (width, height, segments_x, segments_y, warmup) ||
-      !tile_instance (warmup, (long long) segments_x * segments_y, dev, policy, t.steps, t.blocks_per_sm,
-          t.shared_bytes))
+  if (!recursive_tiles_cover (width, height, segments_x, segments_y, warmup))
     return false;
+  /* an instance per layout: the RGBA family's block a tile, a view's three (tile, channel)
+   * pairs (view_blocks_x) */
+  t.shared_bytes = 0;
+  for (int slot = 0; slot < 3; slot++) {
+    const long long blocks = (long long) (slot ? view_blocks_x (slot, segments_x) : segments_x) * segments_y;
+    if (!tile_instance (warmup, blocks, dev, policy, t.steps, t.blocks_per_sm[slot], t.slot_bytes[slot]))
+      return false;
+    t.shared_bytes = std::max (t.shared_bytes, t.slot_bytes[slot]);
+  }
   TileParams &p = t.p;
   p.width = width;
   p.height = height;
@@ -816,7 +827,7 @@ static cudaError_t launch_instance (const Px &in, const Px &out, const TileLaunc
   if (!t.attributes_set[slot]) {
     /* once per plan and layout: the kernel's shared memory, and all of the SM's L1 as shared
      * memory whatever this launch's size (the kernel reads the frame once) */
-    cudaError_t err = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, t.shared_bytes);
+    cudaError_t err = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, t.slot_bytes[slot]);
     if (err == cudaSuccess)
       err = cudaFuncSetAttribute (kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
           cudaSharedmemCarveoutMaxShared);
@@ -824,14 +835,15 @@ static cudaError_t launch_instance (const Px &in, const Px &out, const TileLaunc
       return err;
     t.attributes_set[slot] = true;
   }
-  return launch_overlapping (beside && t.overlap, kernel, grid, dim3 (kTileThreads), t.shared_bytes, stream, in, out, t.p);
+  return launch_overlapping (beside && t.overlap, kernel, grid, dim3 (kTileThreads), t.slot_bytes[slot], stream, in, out,
+      t.p);
 }
 
 template <class Px, int C>
 static cudaError_t launch_layout (const Px &in, const Px &out, const TileLaunch &t, dim3 grid, int slot, bool beside,
     cudaStream_t stream)
 {
-  if (t.blocks_per_sm >= 3)
+  if (t.blocks_per_sm[slot] >= 3)
     return t.steps <= 5 ? launch_instance<5, 3, Px, C> (in, out, t, grid, slot, beside, stream)
                         : launch_instance<6, 3, Px, C> (in, out, t, grid, slot, beside, stream);
   return t.steps <= 5 ? launch_instance<5, 2, Px, C> (in, out, t, grid, slot, beside, stream)

@@ -321,9 +321,10 @@ START_TEST (test_recursive_tiles)
 END_TEST
 
 /* The tile kernel's three-blocks-per-SM instance (80 registers, channels one at a time),
- * which recursive_tile.cu takes where a frame has at least 12 tiles per SM: with the
- * device's SM count taken as 1, every input of test_recursive_tiles with 12 tiles or more
- * (all but 1x1 and 2x3) runs it; the rest run the two-block instance. */
+ * which recursive_tile.cu takes where a frame has at least 12 tiles per SM or where two
+ * blocks per SM would take more waves than three: with the device's SM count taken as 1,
+ * the inputs of test_recursive_tiles cut into 64-sample tiles run it where they have three
+ * tiles or more but four, the one-tile inputs (1x1, 2x3) the two-block instance. */
 START_TEST (test_recursive_tiles_three_blocks)
 {
   const double sigmas[] = { 0.5, 2.0, 5.0 };
@@ -335,11 +336,11 @@ START_TEST (test_recursive_tiles_three_blocks)
   const int longest = src.width > src.height ? src.width : src.height;
   j.rc.blocks_per_stripe = (longest + 63) / 64;
   ck_assert (path_of (&j, src.width, src.height) == CS_CUDA_PATH_RECURSIVE_TILES);
-  const int sm_count = device.sm_count;
+  const int sm_count = device.sm_count, tiles = j.rc.blocks_per_stripe * j.rc.blocks_per_stripe;
   device.sm_count = 1;
   char what[96];
   snprintf (what, sizeof what, "recursive tiles, %s per SM, sigma %g blocks %d",
-      j.rc.blocks_per_stripe * j.rc.blocks_per_stripe >= 12 ? "3" : "2", j.rc.sigma, j.rc.blocks_per_stripe);
+      tiles >= 12 || (tiles + 1) / 2 > (tiles + 2) / 3 ? "3" : "2", j.rc.sigma, j.rc.blocks_per_stripe);
   check_against_reference (&j, &src, in->pad, 1, what);
   device.sm_count = sm_count;
   cs_test_image_free (&src);
