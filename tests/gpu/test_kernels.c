@@ -1012,6 +1012,19 @@ START_TEST (test_views_beside)
   const CsCudaViewRun bad = { chroma, {}, {}, work[1], scratch[1], 1 };
   ck_assert_int_eq (cs_cuda_plan_run_views (&bad, 1, stream, NULL, fork, join), cudaErrorInvalidValue);
   ck_assert_int_eq (cs_cuda_plan_run_views (&bad, 1, stream, stream, fork, join), cudaErrorInvalidValue);
+  if (mode == 1) {
+    /* a side view that fails (its plan is luma's size) after luma was queued: the error
+     * comes back, and the side stream is joined all the same, so once the frame's stream
+     * is done nothing is left on it */
+    const CsChannels sy = cs_test_view_in (d_in, y, w, h, pitch), dy = cs_test_view_in (d_out, y, w, h, pitch);
+    const CsChannels sc = cs_test_view_in (d_in + pitch * h, uv, cw, ch, pitch);
+    const CsChannels dc = cs_test_view_in (d_out + pitch * h, uv, cw, ch, pitch);
+    const CsCudaViewRun mixed[2] = { { luma, sy, dy, work[0], scratch[0], 0 }, { luma, sc, dc, work[1], scratch[1], 1 } };
+    ck_assert_int_eq (cs_cuda_plan_run_views (mixed, 2, stream, side, fork, join), cudaErrorInvalidValue);
+    CUDA_OK (cudaStreamSynchronize (stream));
+    CUDA_OK (cudaStreamQuery (side));
+    CUDA_OK (cudaGetLastError ());
+  }
   CUDA_OK (cudaStreamDestroy (stream));
   CUDA_OK (cudaStreamDestroy (side));
   CUDA_OK (cudaEventDestroy (fork));
