@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Live webcam denoising. Recommended: the exact bilateral filter with a small window —
 # radius 2..3 (sigma 1..1.5) and sigma-r about twice the camera noise (20..30 for a
-# typical webcam in indoor light; the denoising table in README.md has the numbers).
+# typical webcam in indoor light).
 # overlap=auto holds no frame for a live source, so the filter adds no latency. The
 # camera's YUY2 goes in as it comes (add chroma=copy to filter luma only); the converter
 # after the filter is there for sinks that cannot show YUY2.
