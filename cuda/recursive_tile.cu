@@ -551,6 +551,24 @@ __device__ __forceinline__ void store_words (const Lines &out, const TileWindow 
   }
 }
 
+/* A column warp's lane: its fragment row g, its output columns x, x + 1 of the warp's eight
+ * from x_chunk, and the A fragments it holds (all of them at two blocks per SM) or slides
+ * from col_frag (at three; see tile_columns). */
+template <int S, int kBlocksPerSm>
+struct ColumnLane {
+  static constexpr bool kSlidingFragments = kBlocksPerSm >= 3;
+  using L = TileLayout<S, kSlidingFragments>;
+  int g, x_chunk, x;
+  const uint4 *col_frag;
+  uint4 held[kSlidingFragments ? 1 : L::kColFrags];
+
+  __device__ __forceinline__ ColumnLane (const uint4 *col_words, int lane_pair, int warp, int lane)
+      : g (lane / 4), x_chunk (8 * warp), x (8 * warp + 2 * (lane % 4)), col_frag (col_words + lane_pair)
+  {
+    hold_fragments<S, kSlidingFragments> (col_frag, held);
+  }
+};
+
 /* Columns: a warp per 8 output columns, all three channels and 64 output rows. With two
  * blocks per SM the warp holds all S + 3 A fragments (36 registers). At three, bounded to 80
  * registers, that made ptxas spill the row indices; there the warp slides four of them
@@ -563,21 +581,17 @@ __device__ __forceinline__ void tile_columns (const TileParams &, const int *, c
 {
   if (8 * warp >= win.width_out)
     return;
-  constexpr bool kSlidingFragments = kBlocksPerSm >= 3;
-  using L = TileLayout<S, kSlidingFragments>;
-  const int g = lane / 4, t = lane % 4, x_chunk = 8 * warp, x = x_chunk + 2 * t;
-  const uint4 *col_frag = col_words + lane_pair;
-  uint4 held[kSlidingFragments ? 1 : L::kColFrags];
-  hold_fragments<S, kSlidingFragments> (col_frag, held);
+  using W = ColumnLane<S, kBlocksPerSm>;
+  W c (col_words, lane_pair, warp, lane);
   TileWords words;
-  load_alpha_words (in, out, win, x, g, words);
+  load_alpha_words (in, out, win, c.x, c.g, words);
 /* at three blocks per SM one channel at a time (unrolled, the next channel's loads are
  * hoisted and spill at 80 registers); at two the channels' products interleave */
 #pragma unroll (kBlocksPerSm == 2 ? 3 : 1)
   for (int ch = 0; ch < 3; ch++) {
     float acc[kTileMaxSegment / 16][4];
-    column_products<S, kSlidingFragments> (t_plane + ch * L::K * L::kTStride, col_frag, held, col_ends, win, x_chunk,
-        lane, acc);
+    column_products<S, W::kSlidingFragments> (t_plane + ch * W::L::K * W::L::kTStride, c.col_frag, c.held, col_ends,
+        win, c.x_chunk, lane, acc);
     /* out − 128 = floor(T − 127.5 + the sums) (docs/algorithms.md: round half up; the 0.5
      * came with T), clamped to −128..127 by the conversion, into the channel's byte */
     const unsigned int at = (out.alpha_first ? 1u : 0u) + ch;
@@ -590,7 +604,7 @@ __device__ __forceinline__ void tile_columns (const TileParams &, const int *, c
         for (int j = 0; j < 2; j++)
           words[m][h][j] = __byte_perm (words[m][h][j], round_to_signed_byte (acc[m][2 * h + j]), select);
   }
-  store_words (out, win, x, g, words);
+  store_words (out, win, c.x, c.g, words);
 }
 
 /* Store, views: a plane's two columns (x, x + 1) of its 64 rows into its channel, recentred
@@ -636,22 +650,18 @@ __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bo
     const CsChannels &out, const TileWindow &win, const __half *t_plane, const uint4 *col_words,
     const uint4 *col_ends, int lane_pair, int warp, int lane)
 {
-  constexpr bool kSlidingFragments = kBlocksPerSm >= 3;
-  using L = TileLayout<S, kSlidingFragments>;
-  const int g = lane / 4, t = lane % 4, x_chunk = 8 * warp, x = x_chunk + 2 * t;
-  const uint4 *col_frag = col_words + lane_pair;
-  uint4 held[kSlidingFragments ? 1 : L::kColFrags];
-  hold_fragments<S, kSlidingFragments> (col_frag, held);
+  using W = ColumnLane<S, kBlocksPerSm>;
+  W c (col_words, lane_pair, warp, lane);
 #pragma unroll 1
   for (int j = 0; j < 3; j++) {
     const ViewPlane<C> plane (p, j);
     const TileWindow columns = plane_window (p, bounds, j);
-    if (!plane.stored || x_chunk >= columns.width_out)
+    if (!plane.stored || c.x_chunk >= columns.width_out)
       continue;
     float acc[kTileMaxSegment / 16][4];
-    column_products<S, kSlidingFragments> (t_plane + j * L::K * L::kTStride, col_frag, held, col_ends, win, x_chunk,
-        lane, acc);
-    store_plane (out, plane.channel, columns, x, g, acc);
+    column_products<S, W::kSlidingFragments> (t_plane + j * W::L::K * W::L::kTStride, c.col_frag, c.held, col_ends,
+        win, c.x_chunk, lane, acc);
+    store_plane (out, plane.channel, columns, c.x, c.g, acc);
   }
 }
 
