@@ -81,6 +81,8 @@ free_plans (GstCudaSmoothGpu * gpu)
         cs_cuda_plan_free (gpu->plans[g][i]);
       gpu->plans[g][i] = NULL;
     }
+  memset (gpu->part_offset, 0, sizeof gpu->part_offset);
+  memset (gpu->work_offset, 0, sizeof gpu->work_offset);
   gpu->have_params = FALSE;
 }
 
@@ -238,6 +240,28 @@ group_width (const GstVideoInfo * info, int g)
   return GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (info->finfo, g == 0 ? 0 : 1, GST_VIDEO_INFO_WIDTH (info));
 }
 
+/* A slot's scratch, once the plans are made: each group its own part, since the groups run
+ * at once on two streams (cs_cuda_plan_run_views); a part holds the largest scratch of the
+ * group's plans, then (GRAY8 and YUV) the working frames of its views, 256-byte aligned. */
+static void
+layout_scratch (GstCudaSmoothGpu * gpu)
+{
+  size_t offset = 0;
+  for (guint g = 0; g < gpu->layout.n_groups; g++) {
+    size_t scratch = 0;
+    for (int l = 0; l < N_LAYOUTS; l++)
+      if (gpu->plans[g][l])
+        scratch = MAX (scratch, cs_cuda_plan_scratch_bytes (gpu->plans[g][l]));
+    gpu->part_offset[g] = offset;
+    gpu->work_offset[g] = offset + (scratch + 255) / 256 * 256;
+    offset = gpu->work_offset[g];
+    if (!gpu->layout.packed_rgb)
+      offset += (cs_cuda_channels_work_bytes (group_width (&gpu->info, g), layout_height (&gpu->info, g, WHOLE)) + 255)
+          / 256 * 256;
+  }
+  gpu->part_offset[gpu->layout.n_groups] = offset;
+}
+
 /* Plans for the groups' parameters for every layout the caps use (the streams are idle).
  * RGBA formats take copy plans where identity; the groups of other formats a NULL plan,
  * which copies (cs_cuda_plan_run_channels). */
@@ -271,6 +295,7 @@ make_plans (GstCudaSmoothGpu * gpu, const GstCudaSmoothGroupParams * gp, gboolea
           cs_cuda_path_name (cs_cuda_plan_path (*plan)), cs_cuda_plan_segments (*plan, CS_PASS_ROWS),
           cs_cuda_plan_segments (*plan, CS_PASS_COLUMNS), cs_cuda_plan_scratch_bytes (*plan));
     }
+  layout_scratch (gpu);
   gpu->have_params = TRUE;
   return cudaSuccess;
 }
@@ -287,44 +312,11 @@ params_changed (GstCudaSmoothGpu * gpu, const GstCudaSmoothGroupParams * gp, gbo
   return FALSE;
 }
 
-/* The largest scratch of group g's plans, 256-byte aligned. */
-static size_t
-group_scratch_bytes (GstCudaSmoothGpu * gpu, guint g)
-{
-  size_t bytes = 0;
-  for (int l = 0; l < N_LAYOUTS; l++)
-    if (gpu->plans[g][l])
-      bytes = MAX (bytes, cs_cuda_plan_scratch_bytes (gpu->plans[g][l]));
-  return (bytes + 255) / 256 * 256;
-}
-
-/* Group g's part of a slot's scratch: its plans' scratch, then (GRAY8 and YUV) the working
- * frames of its views. Each group has its own, since the groups run at once on two streams. */
-static size_t
-group_bytes (GstCudaSmoothGpu * gpu, guint g)
-{
-  size_t bytes = group_scratch_bytes (gpu, g);
-  if (!gpu->layout.packed_rgb)
-    bytes += (cs_cuda_channels_work_bytes (group_width (&gpu->info, g), layout_height (&gpu->info, g, WHOLE)) + 255)
-        / 256 * 256;
-  return bytes;
-}
-
-/* Where group g's part starts in a slot's scratch. */
-static size_t
-group_offset (GstCudaSmoothGpu * gpu, guint g)
-{
-  size_t offset = 0;
-  for (guint i = 0; i < g; i++)
-    offset += group_bytes (gpu, i);
-  return offset;
-}
-
 /* The plans' scratch, and the working frames where the format is not RGBA, of every group. */
 static size_t
 plans_scratch_bytes (GstCudaSmoothGpu * gpu)
 {
-  return group_offset (gpu, gpu->layout.n_groups);
+  return gpu->part_offset[gpu->layout.n_groups];
 }
 
 /* With the context pushed: the buffers a frame on `slot` needs, with what was being
@@ -502,15 +494,13 @@ run_groups (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * con
 {
   const guint n = gst_cuda_smooth_frame_n_fields (&p->in_frame, &gpu->info);
   gint in_strides[GST_VIDEO_MAX_PLANES], out_strides[GST_VIDEO_MAX_PLANES];
-  cudaError_t err = cudaSuccess;
   for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (&gpu->info); i++) {
     in_strides[i] = (gint) in_pitch[i];
     out_strides[i] = (gint) out_pitch[i];
   }
   CsCudaViewRun views[2 * 2];
   int n_views = 0;
-  for (guint g = 0; g < gpu->layout.n_groups; g++) {
-    guint8 *part = (guint8 *) scratch + group_offset (gpu, g);
+  for (guint g = 0; g < gpu->layout.n_groups; g++)
     for (guint f = 0; f < n; f++) {
       CsCudaViewRun *v = &views[n_views];
       v->plan = gpu->plans[g][n == 1 ? WHOLE : f == 0 ? TOP : BOTTOM];
@@ -518,15 +508,14 @@ run_groups (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * con
       v->dst = gst_cuda_smooth_group_view (&gpu->info, out, out_strides, g, f, n);
       if (v->src.width == 0 || v->src.height == 0)
         continue;   /* the bottom chroma field of a two-row 4:2:0 frame has no rows */
-      v->scratch = part;
-      v->work = part + group_scratch_bytes (gpu, g);
+      v->scratch = (guint8 *) scratch + gpu->part_offset[g];
+      v->work = (guint8 *) scratch + gpu->work_offset[g];
       v->on_side = g > 0;
       n_views++;
     }
-  }
   const int slot = p->slot;
-  err = cs_cuda_plan_run_views (views, n_views, stream, gpu->side_streams[slot], gpu->forked[slot], gpu->joined[slot]);
-  return err;
+  return cs_cuda_plan_run_views (views, n_views, stream, gpu->side_streams[slot], gpu->forked[slot],
+      gpu->joined[slot]);
 }
 
 cudaError_t
