@@ -224,28 +224,40 @@ __device__ __forceinline__ ptrdiff_t channel_stride (const CsChannels &v, int ch
 
 /* Load, views: as WindowRows, a thread per four columns of each plane walking the rows, one
  * word a row and plane (sample k in byte k). The four samples, clamped to the sweeps' s..e,
- * span at most 4·step bytes; the thread loads the aligned words that hold them (two at step
- * 1: luma, I420 chroma; three at step 2: NV12 chroma, YUY2 luma), funnel-shifts them to the
- * first sample's byte and picks the samples with one PRMT whose selector, like the words'
- * offsets, is set once. Every lane runs the same instructions whatever its alignment and
- * clamping, where a vector load for inner columns and byte loads for the others diverged
- * within every warp. Steps above 2 (packed 4:2:2 chroma) take byte loads. */
+ * span at most 4·step bytes; the thread loads the aligned words that hold them and picks the
+ * samples with PRMT, its selectors and the words' offsets set once, so that every lane runs
+ * the same instructions whatever its alignment and clamping (a vector load for inner columns
+ * and byte loads for the others diverged within every warp).
+ * - Word rows (samples a byte apart, every channel's rows a multiple of 4 bytes apart and one
+ *   stride for all: luma, GRAY8, I420 chroma at the sizes GStreamer lays out): the two words
+ *   from the sample's word hold the four samples at the same offsets in every row, so a row
+ *   takes one address, and a plane two loads and one PRMT.
+ * - Other rows: the words at the sample's own address in each row, funnel-shifted to its
+ *   byte (two at step 1, three at step 2: NV12 chroma, YUY2 luma); byte loads above step 2
+ *   (packed 4:2:2 chroma). */
 template <int S, int C>
 struct ViewRows : RowBatches<S, ViewRows<S, C>> {
   using B = RowBatches<S, ViewRows<S, C>>;
   using B::kAhead, B::kGroups, B::q;
-  /* per plane j, set once (two registers, so that three-block instances do not spill): its
-   * sample c0 of frame row 0 in bytes from the view's data[0] (launch_tiles_view: 32 bits
-   * hold it), and the selector: bits 4k..4k + 3 (c_k − c_0)·step for k = 1..3, bits 0..3
-   * (c_3 − c_0)·step */
+  /* per plane j, set once (two registers, so that three-block instances do not spill).
+   * Word rows: the word holding sample c0 of frame row 0, in bytes from `base` (the channels'
+   * first word), and the PRMT selector of the four samples in it and the next word (bits
+   * 0..15), with the next word's offset from it, 0 or 4 (bits 16..). Other rows: sample c0 of
+   * frame row 0 in bytes from the view's data[0] (launch_tiles_view: 32 bits hold both), and
+   * the selector: bits 4k..4k + 3 (c_k − c_0)·step for k = 1..3, bits 0..3 (c_3 − c_0)·step */
   int offset[3];
   unsigned int pick[3];
+  bool word_rows;
+  const unsigned char *base;
   unsigned int w[kAhead][3];
 
   __device__ __forceinline__ ViewRows (const TileParams &p, const int *bounds, const CsChannels &in,
       const TileWindow &, int m_first, int m_last, int tid)
       : B (m_first, m_last, tid)
   {
+    word_rows = in.step == 1 && in.stride[0] > 0 && in.stride[0] % 4 == 0 && (C == 1 || in.stride[1] == in.stride[0]);
+    const unsigned char *first = C == 1 || in.data[0] < in.data[1] ? in.data[0] : in.data[1];
+    base = reinterpret_cast<const unsigned char *> (reinterpret_cast<uintptr_t> (first) & ~(uintptr_t) 3);
 #pragma unroll
     for (int j = 0; j < 3; j++) {
       const ViewPlane<C> plane (p, j);
@@ -254,11 +266,38 @@ struct ViewRows : RowBatches<S, ViewRows<S, C>> {
 #pragma unroll
       for (int k = 0; k < 4; k++)
         c[k] = clampi (columns.x0 + 4 * q + k, columns.sx, columns.ex);
-      offset[j] = (int) (channel_base (in, plane.channel) - in.data[0]) + c[0] * in.step;
-      pick[j] = (unsigned int) ((c[3] - c[0]) * in.step);
+      if (word_rows) {
+        const uintptr_t at = reinterpret_cast<uintptr_t> (channel_base (in, plane.channel) + c[0]);
+        const unsigned int shift = (unsigned int) (at & 3);
+        offset[j] = (int) ((at & ~(uintptr_t) 3) - reinterpret_cast<uintptr_t> (base));
+        pick[j] = (shift + (unsigned int) (c[3] - c[0]) >= 4 ? 4u : 0u) << 16;
 #pragma unroll
-      for (int k = 1; k < 4; k++)
-        pick[j] |= (unsigned int) ((c[k] - c[0]) * in.step) << (4 * k);
+        for (int k = 0; k < 4; k++)
+          pick[j] |= (shift + (unsigned int) (c[k] - c[0])) << (4 * k);
+      } else {
+        offset[j] = (int) (channel_base (in, plane.channel) - in.data[0]) + c[0] * in.step;
+        pick[j] = (unsigned int) ((c[3] - c[0]) * in.step);
+#pragma unroll
+        for (int k = 1; k < 4; k++)
+          pick[j] |= (unsigned int) ((c[k] - c[0]) * in.step) << (4 * k);
+      }
+    }
+  }
+
+  /* word rows: the samples of rows r0, r0 + kGroups, … of the three planes */
+  __device__ __forceinline__ void fetch_word_rows (const CsChannels &in, const TileWindow &win, int r0)
+  {
+    const unsigned int stride = (unsigned int) in.stride[0];
+#pragma unroll
+    for (int b = 0; b < kAhead; b++) {
+      const unsigned int y = (unsigned int) (win.y0 + clampi (r0 + b * kGroups, win.sy, win.ey));
+      const unsigned char *row = base + (unsigned long long) y * stride;
+#pragma unroll
+      for (int j = 0; j < 3; j++) {
+        const unsigned char *lo = row + (unsigned int) offset[j];
+        w[b][j] = __byte_perm (__ldg (reinterpret_cast<const unsigned int *> (lo)),
+            __ldg (reinterpret_cast<const unsigned int *> (lo + (pick[j] >> 16))), pick[j]);
+      }
     }
   }
 
@@ -302,7 +341,9 @@ struct ViewRows : RowBatches<S, ViewRows<S, C>> {
    * decided once, outside the rows, so that all their loads issue before the first is used */
   __device__ __forceinline__ void fetch (const CsChannels &in, const TileWindow &win, int r0)
   {
-    if (in.step == 1)
+    if (word_rows)
+      fetch_word_rows (in, win, r0);
+    else if (in.step == 1)
       fetch_rows<1> (in, win, r0);
     else if (in.step == 2)
       fetch_rows<2> (in, win, r0);
@@ -621,14 +662,21 @@ __device__ __forceinline__ void store_plane (const CsChannels &out, int channel,
   /* out − 128 = floor(T − 127.5 + the sums), as the RGBA family's bytes; row 16m + g + 8h of
    * the tile at first + (2m + h)·8 rows */
   if (second && out.step == 1 && ((reinterpret_cast<uintptr_t> (first) | (uintptr_t) stride) & 1) == 0) {
+    const auto pair = [&] (int m, int h) {
+      return (unsigned short) (
+          __byte_perm (round_to_signed_byte (acc[m][2 * h]), round_to_signed_byte (acc[m][2 * h + 1]), 0x0040u) ^ 0x8080u);
+    };
+    /* each row 8 after the last, its pair computed whatever the row, so that the row's test
+     * predicates only the store (a branch a row cost ~3 instructions) */
+    unsigned char *at = first;
 #pragma unroll
     for (int m = 0; m < kTileMaxSegment / 16; m++)
 #pragma unroll
-      for (int h = 0; h < 2; h++)
+      for (int h = 0; h < 2; h++, at += 8 * stride) {
+        const unsigned short v = pair (m, h);
         if (16 * m + g + 8 * h < win.height_out)
-          *reinterpret_cast<unsigned short *> (first + (ptrdiff_t) (2 * m + h) * 8 * stride) = (unsigned short) (
-              __byte_perm (round_to_signed_byte (acc[m][2 * h]), round_to_signed_byte (acc[m][2 * h + 1]), 0x0040u) ^
-              0x8080u);
+          *reinterpret_cast<unsigned short *> (at) = v;
+      }
   } else {
 #pragma unroll
     for (int m = 0; m < kTileMaxSegment / 16; m++)

@@ -200,14 +200,14 @@ END_TEST
  * and mode, so that reserving it when caps are set leaves frames nothing to allocate. */
 /* Channel views (GRAY8 and YUV) against the references: luma, NV12 / NV21 chroma, YUY2 luma and
  * YUY2 / UYVY chroma (rows with σ/2, columns with σ) inside one interleaved buffer of odd
- * pitch; every byte off the view stays poison; the RGBA frame's workspace suffices. */
+ * pitch, I420 chroma as two planes of it; every byte off the view stays poison; the RGBA frame's workspace suffices. */
 START_TEST (test_channel_views)
 {
   const int filter = _i % 3, kind = (_i / 3) % CS_TEST_N_VIEW_KINDS, size = _i / (3 * CS_TEST_N_VIEW_KINDS);
   const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 130, 3 } };
   const CsTestViewKind *k = &cs_test_view_kinds[kind];
   const int w = sizes[size][0], h = sizes[size][1];
-  const size_t pitch = cs_test_view_pitch (k, w), bytes = pitch * h;
+  const size_t pitch = cs_test_view_pitch (k, w), bytes = cs_test_view_bytes (k, h, pitch);
   uint8_t *in = malloc (bytes), *expected = malloc (bytes), *got = malloc (bytes);
   cs_test_fill_bytes (in, bytes, 777u + _i);
   memset (expected, 0xA5, bytes);

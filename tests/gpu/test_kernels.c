@@ -738,12 +738,14 @@ END_TEST
 
 /* Channel views (cs_cuda_plan_run_channels, the GRAY8 and YUV formats) on the GPU against
  * the references: luma, NV12 / NV21 chroma, YUY2 luma and YUY2 / UYVY chroma (rows with σ/2,
- * columns with σ: the _axes plans) inside one interleaved buffer of odd pitch, every byte
- * of the output that is not the view's still poison, a second run bit-identical. Bilateral
- * twice: its default window (radius 4, the tile kernel) and radius 1 (the strips).
- * recursivegauss twice: one segment a line, and σ 5 in 5 x 5 tiles on rows of 64-byte pitch,
- * where its tile kernel takes its word loads and stores, several tiles a block (one channel)
- * or a tile and a half (two), and a block's last planes past the row. The tile kernels of
+ * columns with σ: the _axes plans) inside one interleaved buffer of odd pitch, I420 chroma as
+ * two planes of it; every byte of the output that is not the view's still poison, a second
+ * run bit-identical. Bilateral twice: its default window (radius 4, the tile kernel) and
+ * radius 1 (the strips). recursivegauss twice: one segment a line (its tile kernel's rows at
+ * the samples' own addresses, the odd pitch), and σ 5 in 5 x 5 tiles on rows of 64-byte
+ * pitch, where its tile kernel takes word rows for samples a byte apart (luma, I420 chroma),
+ * several tiles a block (one channel) or a tile and a half (two), and a block's last planes
+ * past the row. The tile kernels of
  * both filters run on the view itself where the axes are alike (the working frame is left
  * as it was). */
 #define N_VIEW_VARIANTS 5
@@ -757,7 +759,7 @@ START_TEST (test_channel_views)
   const int w = variant == 4 ? tiled_sizes[size][0] : sizes[size][0];
   const int h = variant == 4 ? tiled_sizes[size][1] : sizes[size][1];
   const size_t pitch = variant == 4 ? (cs_test_view_pitch (k, w) + 63) / 64 * 64 : cs_test_view_pitch (k, w);
-  const size_t bytes = pitch * h;
+  const size_t bytes = cs_test_view_bytes (k, h, pitch);
   uint8_t *in = malloc (bytes), *expected = malloc (bytes), *got = malloc (bytes), *again = malloc (bytes);
   cs_test_fill_bytes (in, bytes, 12345u + _i);
   CsTestJob job = { filter == 0 ? CS_TEST_EDGEAWARE : filter == 1 ? CS_TEST_BILATERAL : CS_TEST_RECURSIVE,

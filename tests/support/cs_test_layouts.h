@@ -1,5 +1,6 @@
 /* gst-cudasmooth tests — channel views as the GRAY8 and YUV layouts hold them (pure C): luma,
- * NV12 / NV21 chroma, YUY2 luma, YUY2 / UYVY chroma, inside one interleaved buffer.
+ * NV12 / NV21 chroma, YUY2 luma, YUY2 / UYVY chroma inside one interleaved buffer, and I420
+ * chroma as two planes of it, one after the other.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef CS_TEST_LAYOUTS_H
@@ -13,11 +14,14 @@
 typedef struct {
   const char *name;
   int channels, step, offset[2], sx, sy;   /* sx, sy: the view's subsampling */
+  int planes;                              /* 2: channel c in plane c, pitch x h bytes each */
 } CsTestViewKind;
 
 static const CsTestViewKind cs_test_view_kinds[] = {
-  { "luma", 1, 1, { 0, 0 }, 1, 1 }, { "NV12 chroma", 2, 2, { 0, 1 }, 2, 2 }, { "NV21 chroma", 2, 2, { 1, 0 }, 2, 2 },
-  { "YUY2 luma", 1, 2, { 0, 0 }, 1, 1 }, { "YUY2 chroma", 2, 4, { 1, 3 }, 2, 1 }, { "UYVY chroma", 2, 4, { 0, 2 }, 2, 1 },
+  { "luma", 1, 1, { 0, 0 }, 1, 1, 1 }, { "NV12 chroma", 2, 2, { 0, 1 }, 2, 2, 1 },
+  { "NV21 chroma", 2, 2, { 1, 0 }, 2, 2, 1 }, { "YUY2 luma", 1, 2, { 0, 0 }, 1, 1, 1 },
+  { "YUY2 chroma", 2, 4, { 1, 3 }, 2, 1, 1 }, { "UYVY chroma", 2, 4, { 0, 2 }, 2, 1, 1 },
+  { "I420 chroma", 2, 1, { 0, 0 }, 2, 2, 2 },
 };
 #define CS_TEST_N_VIEW_KINDS ((int) (sizeof cs_test_view_kinds / sizeof cs_test_view_kinds[0]))
 
@@ -26,7 +30,7 @@ static inline CsChannels cs_test_view_in (uint8_t *base, const CsTestViewKind *k
 {
   CsChannels v = { .width = w, .height = h, .channels = k->channels, .step = k->step };
   for (int c = 0; c < k->channels; c++) {
-    v.data[c] = base + k->offset[c];
+    v.data[c] = base + k->offset[c] + (k->planes > 1 ? (size_t) c * pitch * (size_t) h : 0);
     v.stride[c] = (ptrdiff_t) pitch;
   }
   return v;
@@ -36,6 +40,12 @@ static inline CsChannels cs_test_view_in (uint8_t *base, const CsTestViewKind *k
 static inline size_t cs_test_view_pitch (const CsTestViewKind *k, int w)
 {
   return (size_t) w * k->step + 13;
+}
+
+/* the bytes of a buffer holding a w x h view of kind k, `pitch` bytes a row */
+static inline size_t cs_test_view_bytes (const CsTestViewKind *k, int h, size_t pitch)
+{
+  return pitch * (size_t) h * (size_t) k->planes;
 }
 
 /* bytes of ramps with noise (every byte: the views' samples and what lies between them) */
