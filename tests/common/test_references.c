@@ -225,7 +225,7 @@ START_TEST (test_recursive_against_fir)
 END_TEST
 
 /* Partitioned against unpartitioned: >= 60 dB at the default κ for the default
- * (Deriche) filter; Young–van Vliet decays more slowly and needs κ >= 5 (README). */
+ * (Deriche) filter; Young–van Vliet decays more slowly and is held to it at κ 5. */
 START_TEST (test_recursive_partitions)
 {
   CsImage src = photo (), one = like (&src), many = like (&src);
