@@ -963,6 +963,36 @@ sweep_rows (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F fil
  * latency, and more segments to fill the SM cost more warm-up than they gained (docs/performance.md). */
 static constexpr int kSplitRowLines = 32;   /* rows per block of sweep_rows_split (two warps) */
 
+/* Store, split rows: a chunk's parked sums of lo..hi−1 from the park tile to their plane,
+ * only the chunk's own samples (the anticausal chunk that ends at mid is short, and the lanes
+ * past it hold stale sums of samples already stored); k is the lane's sample, `mine` whether
+ * it is in the chunk */
+template <class S, class F>
+__device__ __forceinline__ void store_parked_chunk (const RowTiles<S, F> &tl, const Lines &partial, const Segments &geo,
+    int row0, int lane, int k, bool mine, int lo, int hi)
+{
+  __syncwarp ();
+  if (mine && k >= lo && k < hi)
+    for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
+      *reinterpret_cast<ParkWord<F> *> (partial.at (row0 + r, k)) = tl.park[r][lane];
+  __syncwarp ();
+}
+
+/* Store, split rows: a chunk's outputs (in the park tile's slots) to the output plane */
+template <class S, class D, class F>
+__device__ __forceinline__ void store_output_chunk (const RowTiles<S, F> &tl, const Lines &out, const Segments &geo,
+    int row0, int lane, int k, bool mine)
+{
+  __syncwarp ();
+  if (mine)
+    for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
+      if (sizeof (typename Raw<D>::T) == sizeof (ParkWord<F>))
+        *reinterpret_cast<ParkWord<F> *> (out.at (row0 + r, k)) = tl.park[r][lane];
+      else
+        *reinterpret_cast<unsigned int *> (out.at (row0 + r, k)) = first_word (tl.park[r][lane]);
+  __syncwarp ();
+}
+
 template <class S, class D, class F, bool kFrameIsIn>
 __global__ void __launch_bounds__ (64)
 sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo, F filt)
@@ -1019,28 +1049,10 @@ sweep_rows_split (Lines frame, Lines in, Lines out, Lines partial, Segments geo,
     const float4 p = load_px (ParkOf<F> (), partial, reinterpret_cast<const char *> (&tl.park[lane][j]));
     store_px (D (), out, reinterpret_cast<char *> (&tl.park[lane][j]), output_sum<F::kChannels> (f, p, sweep_sum (state)));
   };
-  /* a chunk's parked sums of lo..hi−1 from the park tile to their plane: only the chunk's own
-   * samples (the anticausal chunk that ends at mid is short, and the lanes past it hold
-   * stale sums of samples already stored) */
   const auto store_parked = [&] (int lo, int hi) {
-    return [&, lo, hi] (int k, bool mine) {
-      __syncwarp ();
-      if (mine && k >= lo && k < hi)
-        for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
-          *reinterpret_cast<ParkWord<F> *> (partial.at (row0 + r, k)) = tl.park[r][lane];
-      __syncwarp ();
-    };
+    return [&, lo, hi] (int k, bool mine) { store_parked_chunk (tl, partial, geo, row0, lane, k, mine, lo, hi); };
   };
-  const auto store_outputs = [&] (int k, bool mine) {
-    __syncwarp ();
-    if (mine)
-      for (int r = 0; r < 32 && row0 + r < geo.n_lines; r++)
-        if (sizeof (typename Raw<D>::T) == sizeof (ParkWord<F>))
-          *reinterpret_cast<ParkWord<F> *> (out.at (row0 + r, k)) = tl.park[r][lane];
-        else
-          *reinterpret_cast<unsigned int *> (out.at (row0 + r, k)) = first_word (tl.park[r][lane]);
-    __syncwarp ();
-  };
+  const auto store_outputs = [&] (int k, bool mine) { store_output_chunk<S, D> (tl, out, geo, row0, lane, k, mine); };
 
   /* warp 0 causal from the warm-up start up to mid − 1, parking the sums of st..mid−1; warp
    * 1 anticausal from the warm-up end down to mid, parking the sums of mid..en−1 */
