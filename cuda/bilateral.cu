@@ -253,9 +253,15 @@ struct BilateralPlan : CsCudaPlan {
 
   cudaError_t run_view (const CsChannels &src, const CsChannels &dst, void *, bool, cudaStream_t stream) const override
   {
-    if (path != CS_CUDA_PATH_BILATERAL_HALF_STRIPS && path != CS_CUDA_PATH_BILATERAL_HALF_TILES)
+    if (!takes_views (src.channels))
       return cudaErrorNotSupported;
     return launch_gauss_half_view (src, dst, k.radius, half, tall, stream);
+  }
+
+  bool takes_views (int channels) const override
+  {
+    return (path == CS_CUDA_PATH_BILATERAL_HALF_STRIPS || path == CS_CUDA_PATH_BILATERAL_HALF_TILES) &&
+        (channels == 1 || channels == 2);
   }
 };
 

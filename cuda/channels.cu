@@ -135,6 +135,13 @@ extern "C" size_t cs_cuda_channels_work_bytes (int width, int height)
   return 2 * cs::work_pitch (width) * (size_t) height;
 }
 
+extern "C" size_t cs_cuda_plan_work_bytes (const CsCudaPlan *plan, int channels)
+{
+  if (!plan || plan->takes_views (channels))
+    return 0;
+  return cs_cuda_channels_work_bytes (plan->width, plan->height);
+}
+
 static cudaError_t run_channels (const CsCudaPlan *plan, const CsChannels *src, const CsChannels *dst, void *work,
     void *scratch, bool beside, cudaStream_t stream)
 {
@@ -157,6 +164,8 @@ static cudaError_t run_channels (const CsCudaPlan *plan, const CsChannels *src, 
   cudaError_t err = plan->run_view (*src, *dst, scratch, beside, stream);
   if (err != cudaErrorNotSupported)
     return err;
+  if (!work)
+    return cudaErrorInvalidValue;   /* cs_cuda_plan_work_bytes said none was needed */
   const size_t pitch = work_pitch (src->width);
   unsigned char *in = (unsigned char *) work, *out = in + pitch * src->height;
   if (c == 1)

@@ -121,9 +121,15 @@ cudaError_t cs_cuda_plan_run (const CsCudaPlan *plan, const CsCudaImage *src, co
  * channels in device memory (common/cs_channels.h, device pointers): filtered on the view itself where
  * the plan's kernels take views (the packed-half bilateral, recursivegauss's tiles), else packed into the colour bytes of a
  * working RGBA frame, filtered into a second one and unpacked into dst (channels.cu says why
- * that is exact). A NULL plan copies the channels. work holds the
- * two working frames: cs_cuda_channels_work_bytes (16-byte aligned); scratch is the plan's. */
+ * that is exact). A NULL plan copies the channels. work holds the two working frames
+ * (cs_cuda_plan_work_bytes, 16-byte aligned; NULL where that is 0); scratch is the plan's. */
 size_t cs_cuda_channels_work_bytes (int width, int height);
+/* The working frames cs_cuda_plan_run_channels needs for views of `channels` channels of the
+ * plan's size: none where the plan's kernels take such views themselves (every GRAY8 and YUV
+ * layout: steps of at most 4 bytes, channels within 2 GiB of each other), nor for a NULL
+ * plan; else cs_cuda_channels_work_bytes. Given no work (NULL), a view the plan does not
+ * take is cudaErrorInvalidValue. */
+size_t cs_cuda_plan_work_bytes (const CsCudaPlan *plan, int channels);
 cudaError_t cs_cuda_plan_run_channels (const CsCudaPlan *plan, const CsChannels *src, const CsChannels *dst,
     void *work, void *scratch, cudaStream_t stream);
 

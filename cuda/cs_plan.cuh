@@ -33,6 +33,12 @@ struct CsCudaPlan {
   {
     return cudaErrorNotSupported;
   }
+  /* Whether run_view takes views of `channels` channels (those need no working frames:
+   * cs_cuda_plan_work_bytes) */
+  virtual bool takes_views (int) const
+  {
+    return false;
+  }
 };
 
 namespace cs {

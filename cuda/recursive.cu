@@ -245,6 +245,8 @@ struct TilesPlan : CsCudaPlan {
   {
     return launch_tiles_view (src, dst, tiles, beside, stream);
   }
+
+  bool takes_views (int channels) const override { return channels == 1 || channels == 2; }
 };
 
 /* scratch: T (half4 rows) first, then the carried passes' tables and states */

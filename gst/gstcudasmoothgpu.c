@@ -83,6 +83,7 @@ free_plans (GstCudaSmoothGpu * gpu)
     }
   memset (gpu->part_offset, 0, sizeof gpu->part_offset);
   memset (gpu->work_offset, 0, sizeof gpu->work_offset);
+  memset (gpu->work_bytes, 0, sizeof gpu->work_bytes);
   gpu->have_params = FALSE;
 }
 
@@ -242,22 +243,24 @@ group_width (const GstVideoInfo * info, int g)
 
 /* A slot's scratch, once the plans are made: each group its own part, since the groups run
  * at once on two streams (cs_cuda_plan_run_views); a part holds the largest scratch of the
- * group's plans, then (GRAY8 and YUV) the working frames of its views, 256-byte aligned. */
+ * group's plans, then (GRAY8 and YUV) the working frames of its views where its plans pack
+ * them (cs_cuda_plan_work_bytes), 256-byte aligned. */
 static void
 layout_scratch (GstCudaSmoothGpu * gpu)
 {
   size_t offset = 0;
   for (guint g = 0; g < gpu->layout.n_groups; g++) {
-    size_t scratch = 0;
+    size_t scratch = 0, work = 0;
     for (int l = 0; l < N_LAYOUTS; l++)
-      if (gpu->plans[g][l])
+      if (gpu->plans[g][l]) {
         scratch = MAX (scratch, cs_cuda_plan_scratch_bytes (gpu->plans[g][l]));
+        if (!gpu->layout.packed_rgb)
+          work = MAX (work, cs_cuda_plan_work_bytes (gpu->plans[g][l], g == 0 ? 1 : 2));
+      }
     gpu->part_offset[g] = offset;
     gpu->work_offset[g] = offset + (scratch + 255) / 256 * 256;
-    offset = gpu->work_offset[g];
-    if (!gpu->layout.packed_rgb)
-      offset += (cs_cuda_channels_work_bytes (group_width (&gpu->info, g), layout_height (&gpu->info, g, WHOLE)) + 255)
-          / 256 * 256;
+    gpu->work_bytes[g] = work;
+    offset = gpu->work_offset[g] + (work + 255) / 256 * 256;
   }
   gpu->part_offset[gpu->layout.n_groups] = offset;
 }
@@ -509,7 +512,7 @@ run_groups (GstCudaSmoothGpu * gpu, const GstCudaSmoothPending * p, guint8 * con
       if (v->src.width == 0 || v->src.height == 0)
         continue;   /* the bottom chroma field of a two-row 4:2:0 frame has no rows */
       v->scratch = (guint8 *) scratch + gpu->part_offset[g];
-      v->work = (guint8 *) scratch + gpu->work_offset[g];
+      v->work = gpu->work_bytes[g] ? (guint8 *) scratch + gpu->work_offset[g] : NULL;
       v->on_side = g > 0;
       n_views++;
     }

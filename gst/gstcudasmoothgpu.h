@@ -84,8 +84,9 @@ typedef struct
   gboolean have_params;
   CsCudaPlan *plans[2][3];
   /* a slot's scratch as the plans lay it out: group g's part from part_offset[g], its working
-   * frames (GRAY8 and YUV) from work_offset[g]; part_offset[n_groups] is the whole */
-  size_t part_offset[3], work_offset[2];
+   * frames (GRAY8 and YUV, work_bytes[g] of them: none where its plans take views) from
+   * work_offset[g]; part_offset[n_groups] is the whole */
+  size_t part_offset[3], work_offset[2], work_bytes[2];
 } GstCudaSmoothGpu;
 
 void gst_cuda_smooth_gpu_init (GstCudaSmoothGpu * gpu, GstCudaSmoothPlanFunc plan_new, gsize params_size);

@@ -1,6 +1,7 @@
 /* The planners, without a GPU: for the limits of every architecture the default build
- * targets, every setting's plan fits them (shared memory per block, segments per line) and
- * takes the path its settings call for; and what the plans choose on an H100 is what the
+ * targets, every setting's plan fits them (shared memory per block, segments per line),
+ * takes the path its settings call for and asks for working frames for views only where its
+ * kernels do not take them; and what the plans choose on an H100 is what the
  * filters were measured with (docs/performance.md).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -30,6 +31,14 @@ static void check_plan (CsCudaPlan *plan, const CsCudaDevice *dev, const char *a
     ck_assert_msg (cuts_lines ? seg >= 1 && seg <= lengths[pass] : seg == 0, "%s %s %dx%d: %s, %d segments in pass %d",
         arch, what, w, h, cs_cuda_path_name (path), seg, pass);
   }
+  /* working frames for GRAY8 and YUV views only where the plan's kernels do not take views */
+  const int takes_views = path == CS_CUDA_PATH_RECURSIVE_TILES || path == CS_CUDA_PATH_BILATERAL_HALF_STRIPS ||
+      path == CS_CUDA_PATH_BILATERAL_HALF_TILES;
+  for (int c = 1; c <= 3; c++)
+    ck_assert_msg (cs_cuda_plan_work_bytes (plan, c) == (takes_views && c < 3 ? 0 : cs_cuda_channels_work_bytes (w, h)),
+        "%s %s %dx%d: %s, %zu bytes of working frames for %d channels", arch, what, w, h, cs_cuda_path_name (path),
+        cs_cuda_plan_work_bytes (plan, c), c);
+  ck_assert_uint_eq (cs_cuda_plan_work_bytes (NULL, 1), 0);
   cs_cuda_plan_free (plan);
 }
 

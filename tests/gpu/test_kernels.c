@@ -830,6 +830,24 @@ START_TEST (test_channel_views)
           cs_cuda_path_name (path));
     free (w_host);
   }
+  /* the plan asks for working frames exactly where it packs; without them such a view is an
+   * error, and the others run as before */
+  const bool packs = cs_cuda_plan_work_bytes (plan, k->channels) != 0;
+  ck_assert_msg (!packs || cs_cuda_plan_work_bytes (plan, k->channels) == cs_cuda_channels_work_bytes (w, h),
+      "%s %dx%d: %s asks for %zu bytes of working frames", k->name, w, h, cs_cuda_path_name (path),
+      cs_cuda_plan_work_bytes (plan, k->channels));
+  if (w * h > 0) {
+    CUDA_OK (cudaMemset (d_out, POISON, bytes));
+    const CsChannels dv_in = cs_test_view_in (d_in, k, w, h, pitch), dv_out = cs_test_view_in (d_out, k, w, h, pitch);
+    const cudaError_t without = cs_cuda_plan_run_channels (plan, &dv_in, &dv_out, NULL, scratch, 0);
+    ck_assert_msg (without == (packs ? cudaErrorInvalidValue : cudaSuccess), "%s %dx%d: %s without working frames: %s",
+        k->name, w, h, cs_cuda_path_name (path), cudaGetErrorName (without));
+    CUDA_OK (cudaDeviceSynchronize ());
+    if (!packs) {
+      CUDA_OK (cudaMemcpy (again, d_out, bytes, cudaMemcpyDeviceToHost));
+      ck_assert_msg (!memcmp (got, again, bytes), "%s %dx%d: a run without working frames differs", k->name, w, h);
+    }
+  }
   int worst = 0;
   for (size_t b = 0; b < bytes; b++) {
     const int d = abs ((int) got[b] - (int) expected[b]);   /* poison against poison off the view */
