@@ -5,8 +5,9 @@
  * packed-half bilateral, recursivegauss's tiles). Otherwise the view's channels are packed into the colour bytes of a working
  * RGBA frame (the other colour bytes 0: a constant 0 channel filters to 0 and adds nothing
  * to a range distance, so the RGBA kernels compute exactly the view's filter;
- * docs/algorithms.md, "Formats"), filtered by the plan into a second working frame and
- * unpacked into the destination.
+ * docs/algorithms.md, "Formats") and filtered by the plan, whose last pass writes the
+ * destination's bytes itself where it can (CsCudaPlan::run_packed_to_view: edgeawaregauss),
+ * else into a second working frame that is unpacked into the destination.
  */
 #include "cs_cuda.h"
 #include "cs_plan.cuh"
@@ -178,6 +179,9 @@ static cudaError_t run_channels (const CsCudaPlan *plan, const CsChannels *src, 
   if (err != cudaSuccess)
     return err;
   const CsCudaImage a = { in, src->width, src->height, pitch, 3 }, b = { out, src->width, src->height, pitch, 3 };
+  err = plan->run_packed_to_view (a, *dst, scratch, stream);
+  if (err != cudaErrorNotSupported)
+    return err;
   if ((err = plan->run_packed (a, b, scratch, c, stream)) != cudaSuccess)
     return err;
   if (c == 1)

@@ -28,13 +28,21 @@ struct H4 {
 struct H2 {
   static constexpr int bytes = 4;
 };
+/* An output element of C bytes of a view (common/cs_channels.h): the first channel's sample,
+ * and the second's Lines::channel_offset bytes after it */
+template <int C> struct V8 {
+  static constexpr int bytes = 1;
+};
 
 /* A plane as one pass sees it. */
 struct Lines {
   char *base;
   long long line_step;
   long long sample_step;
-  int alpha_first;   /* U8 only: 1 when alpha/x is byte 0 */
+  union {
+    int alpha_first;      /* U8: 1 when alpha/x is byte 0 */
+    int channel_offset;   /* V8<2>: bytes from a sample's first channel to its second */
+  };
 
   __device__ __forceinline__ char *at (int line, int k) const
   {
@@ -172,6 +180,15 @@ __device__ __forceinline__ void store_px (H4, const Lines &, char *p, float4 v)
 __device__ __forceinline__ void store_px (H2, const Lines &, char *p, float4 v)
 {
   *reinterpret_cast<__half2 *> (p) = __floats2half2_rn (v.x, v.y);
+}
+
+/* the bytes U8's store would write into a working frame that a view is unpacked from */
+template <int C>
+__device__ __forceinline__ void store_px (V8<C>, const Lines &l, char *p, float4 v)
+{
+  p[0] = (char) quantise (v.x);
+  if (C == 2)
+    p[l.channel_offset] = (char) quantise (v.y);
 }
 
 /* Squared colour distance of two frame pixels, in 0..255 units. */

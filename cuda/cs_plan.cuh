@@ -25,6 +25,12 @@ struct CsCudaPlan {
   {
     return run (src, dst, scratch, stream);
   }
+  /* run_packed() writing the result into the view dst itself rather than a working frame to
+   * unpack; cudaErrorNotSupported where the plan cannot (the caller unpacks) */
+  virtual cudaError_t run_packed_to_view (const CsCudaImage &, const CsChannels &, void *, cudaStream_t) const
+  {
+    return cudaErrorNotSupported;
+  }
   /* The plan on a view's own channels (views of the plan's size, checked by the caller), where
    * its kernels take views; cudaErrorNotSupported where they do not, and the caller packs
    * the view into an RGBA working frame (channels.cu). beside: its kernels may start while

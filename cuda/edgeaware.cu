@@ -76,7 +76,7 @@ struct EdgeAwarePlan : CsCudaPlan {
 
   cudaError_t run (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, cudaStream_t stream) const override
   {
-    return sweep<3> (src, dst, scratch, stream);
+    return sweep<3, U8> (src, dst, frame_columns (dst), scratch, stream);
   }
 
   /* A packed view's C channels: the sweeps step C channels, and the spacings sum C
@@ -85,21 +85,44 @@ struct EdgeAwarePlan : CsCudaPlan {
       cudaStream_t stream) const override
   {
     if (channels == 1)
-      return sweep<1> (src, dst, scratch, stream);
+      return sweep<1, U8> (src, dst, frame_columns (dst), scratch, stream);
     if (channels == 2)
-      return sweep<2> (src, dst, scratch, stream);
-    return sweep<3> (src, dst, scratch, stream);
+      return sweep<2, U8> (src, dst, frame_columns (dst), scratch, stream);
+    return sweep<3, U8> (src, dst, frame_columns (dst), scratch, stream);
   }
 
-  template <int C>
-  cudaError_t sweep (const CsCudaImage &src, const CsCudaImage &dst, void *scratch, cudaStream_t stream) const
+  /* The last column pass writes the view's bytes (V8), which is what unpacking the working
+   * frame it would have written gives; a view whose two channels' rows are apart by
+   * different strides is unpacked. */
+  cudaError_t run_packed_to_view (const CsCudaImage &src, const CsChannels &dst, void *scratch,
+      cudaStream_t stream) const override
+  {
+    const long long offset = dst.channels == 2 ? (long long) (dst.data[1] - dst.data[0]) : 0;
+    if (dst.channels > 2 || (dst.channels == 2 && (dst.stride[1] != dst.stride[0] || offset != (int) offset)))
+      return cudaErrorNotSupported;
+    Lines out = make_lines (dst.data[0], (size_t) dst.stride[0], dst.step, false, 0);
+    out.channel_offset = (int) offset;
+    const CsCudaImage shape = { dst.data[0], dst.width, dst.height, 0, 0 };
+    return dst.channels == 1 ? sweep<1, V8<1>> (src, shape, out, scratch, stream)
+                             : sweep<2, V8<2>> (src, shape, out, scratch, stream);
+  }
+
+  static Lines frame_columns (const CsCudaImage &frame)
+  {
+    return make_lines (frame.data, frame.pitch, 4, false, frame.alpha_offset == 0);
+  }
+
+  /* the sweeps of C channels, the last column pass's output `out_c` of elements D, of dst's shape */
+  template <int C, class D>
+  cudaError_t sweep (const CsCudaImage &src, const CsCudaImage &dst, const Lines &out_c, void *scratch,
+      cudaStream_t stream) const
   {
     if (!frames_fit (*this, src, dst))
       return cudaErrorInvalidValue;
     typedef typename PlaneOf<C>::T P;
     const size_t pitch_t = plane_pitch (width, P::bytes);
     char *planes[2] = { (char *) scratch, (char *) scratch + pitch_t * height };
-    const int af = src.alpha_offset == 0, af_out = dst.alpha_offset == 0;
+    const int af = src.alpha_offset == 0;
     const Lines frame_r = make_lines (src.data, src.pitch, 4, true, af);
     const Lines frame_c = make_lines (src.data, src.pitch, 4, false, af);
     /* Plane use per iteration: H reads (frame | A) and writes B; V reads B and writes A,
@@ -108,7 +131,6 @@ struct EdgeAwarePlan : CsCudaPlan {
     const Lines b_r = make_lines (planes[1], pitch_t, P::bytes, true, 0);
     const Lines a_c = make_lines (planes[0], pitch_t, P::bytes, false, 0);
     const Lines b_c = make_lines (planes[1], pitch_t, P::bytes, false, 0);
-    const Lines out_c = make_lines (dst.data, dst.pitch, 4, false, af_out);
     for (int it = 1; it <= iterations; it++) {
       const EdgeAwareFilter<C> fr = { filters[it - 1][0] }, fc = { filters[it - 1][1] };
       if (it == 1)
@@ -118,7 +140,7 @@ struct EdgeAwarePlan : CsCudaPlan {
       if (it < iterations)
         launch_columns_split<P, P> (frame_c, b_c, a_c, a_c, cols, fc, stream);
       else
-        launch_columns_split<P, U8> (frame_c, b_c, out_c, a_c, cols, fc, stream);
+        launch_columns_split<P, D> (frame_c, b_c, out_c, a_c, cols, fc, stream);
       const cudaError_t err = cudaGetLastError ();
       if (err != cudaSuccess)
         return err;

@@ -870,8 +870,10 @@ START_TEST (test_channel_views)
 END_TEST
 
 /* edgeawaregauss on a view of one or two channels sweeps only those channels (of the working
- * frame they are packed into); its output must be the three-channel sweeps' to the bit, run
- * on the same pixels as an RGBA frame whose other colour bytes and alpha are 0. Every
+ * frame they are packed into), its last pass writing the view itself; its output must be the
+ * three-channel sweeps' to the bit, run on the same pixels as an RGBA frame whose other
+ * colour bytes and alpha are 0, also where two channels' planes have different strides (the
+ * last pass's working frame unpacked). Every
  * sweep kernel: automatic segments (split rows and columns, warm-up searches), one segment
  * of columns parked on chip by a 32-thread block (23 x 250) and one parked in the plane
  * (17 x 700), and a frame three rows high. */
@@ -932,6 +934,28 @@ START_TEST (test_edgeaware_view_channels)
             "three-channel sweeps give %d", w, h, channels, cs_cuda_plan_segments (plan, CS_PASS_ROWS),
             cs_cuda_plan_segments (plan, CS_PASS_COLUMNS), c, x, y, one, three);
       }
+  if (channels == 2) {
+    /* into two planes whose rows are apart by different strides: the last pass cannot write
+     * them itself, so its working frame is unpacked into them; the same bytes */
+    const size_t pitch_u = (size_t) w + 3, pitch_v = (size_t) w + 9, planes_bytes = (pitch_u + pitch_v) * h;
+    uint8_t *d_planes, *planes = malloc (planes_bytes);
+    CUDA_OK (cudaMalloc ((void **) &d_planes, planes_bytes));
+    CUDA_OK (cudaMemset (d_planes, POISON, planes_bytes));
+    const CsChannels split = { w, h, 2, { d_planes, d_planes + pitch_u * h, NULL }, { (ptrdiff_t) pitch_u,
+      (ptrdiff_t) pitch_v, 0 }, 1 };
+    CUDA_OK (cs_cuda_plan_run_channels (plan, &src, &split, work, scratch, 0));
+    CUDA_OK (cudaMemcpy (planes, d_planes, planes_bytes, cudaMemcpyDeviceToHost));
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        for (int c = 0; c < 2; c++) {
+          const int got = planes[c * pitch_u * h + y * (c ? pitch_v : pitch_u) + x];
+          const int three = rgba_out[y * rgba_pitch + 4 * x + c];
+          ck_assert_msg (got == three, "%dx%d, two planes: channel %d at (%d, %d) is %d, the three-channel sweeps "
+              "give %d", w, h, c, x, y, got, three);
+        }
+    cudaFree (d_planes);
+    free (planes);
+  }
   cs_cuda_plan_free (plan);
   cudaFree (d_view);
   cudaFree (d_view_out);

@@ -3,13 +3,13 @@
  *
  * An NV12 frame is luma (1 channel, w x h) and chroma (U and V, ceil(w/2) x ceil(h/2)), run
  * as the elements run them: cs_cuda_plan_run_views, chroma on a side stream beside luma.
- * edgeawaregauss packs each view into an RGBA working frame, sweeps the view's channels of
- * it (one or two, with half2 planes between the passes) and unpacks. Its work counted: the
- * executed instructions of its eight sweep kernels (ncu, H200, one frame of each plane):
- * luma 0.68 and chroma 0.21 of the RGBA frame's at 4K and at 1080p (the spacing and b^δ of
- * a step are shared by its channels), plus the packing's bytes (luma 1 + 4 read and
- * written, 4 + 1 back; chroma 2 + 4, 4 + 2 per sample pair): predicted ratio 0.89 +
- * (10 + 12/4) B/px at the device bandwidth over the RGBA time.
+ * edgeawaregauss packs each view into an RGBA working frame and sweeps the view's channels
+ * of it (one or two, with half2 planes between the passes), its last pass writing the view.
+ * Its work counted: the executed instructions of its eight sweep kernels (ncu, H200, one
+ * frame of each plane): luma 0.68 and chroma 0.21 of the RGBA frame's at 4K and at 1080p
+ * (the spacing and b^δ of a step are shared by its channels), plus the packing's bytes
+ * (luma 1 read + 4 written; chroma 2 + 4 per sample pair): predicted ratio 0.89 +
+ * (5 + 6/4) B/px at the device bandwidth over the RGBA time.
  * recursivegauss's tiles and the packed-half bilateral filter the views themselves.
  * recursivegauss: a tile block holds three planes of samples whatever the layout, so a view
  * of C channels takes C/3 of the blocks of an RGBA frame of its size: (1 + 2/4) / 3 = 0.50.
@@ -92,13 +92,13 @@ void bench_formats (Bench &b)
       const double nv12_ms = planes_ms (0, 2), luma_ms = planes_ms (0, 1), chroma_ms = planes_ms (1, 1);
       const bool on_views = filter != 3;   /* recursivegauss's tiles and the packed-half bilateral take views */
       const double predicted = filter == 0 ? (1.0 + 2.0 / 4) / 3 : filter == 1 ? (63.0 + 92.0 / 4) / 117.0
-          : filter == 2 ? (5.0 + 8.0 / 4) / 11.0 : 0.89 + memory_floor_ms (b, 13.0 * f.w * f.h) / rgba_ms;
+          : filter == 2 ? (5.0 + 8.0 / 4) / 11.0 : 0.89 + memory_floor_ms (b, 6.5 * f.w * f.h) / rgba_ms;
       printf ("format %s size=%dx%d rgba_ms=%.4f nv12_ms=%.4f ratio=%.3f predicted=%.3f (%s) native_1_2_channel=%s "
           "alone: luma_ms=%.4f chroma_ms=%.4f\n",
           names[filter], f.w, f.h, rgba_ms, nv12_ms, nv12_ms / rgba_ms, predicted,
           filter == 0 ? "the tiles on the views: three planes a block, C/3 of the RGBA blocks"
           : on_views  ? "the kernels on the views: instructions at 1 and 2 channels against 3"
-                      : "sweeps of 1 and 2 channels: 0.89 of the RGBA instructions + 13 B/px packing",
+                      : "sweeps of 1 and 2 channels: 0.89 of the RGBA instructions + 6.5 B/px packing",
           filter == 0 ? "0.50 (1.5 samples/px against 3)" : "<=1.0 (per-tap weights shared by channels)", luma_ms,
           chroma_ms);
       CHECK (cudaFree (scratch));
