@@ -300,6 +300,8 @@ make_plans (GstCudaSmoothGpu * gpu, const GstCudaSmoothGroupParams * gp, gboolea
     }
   layout_scratch (gpu);
   gpu->have_params = TRUE;
+  GST_INFO ("device memory a frame in flight: %.1f MiB (frames, the plans' scratch and working frames)",
+      gst_cuda_smooth_gpu_slot_bytes (gpu) / 1048576.0);
   return cudaSuccess;
 }
 
