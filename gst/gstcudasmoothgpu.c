@@ -265,6 +265,22 @@ layout_scratch (GstCudaSmoothGpu * gpu)
   gpu->part_offset[gpu->layout.n_groups] = offset;
 }
 
+/* The plans' scratch, and the working frames where the format is not RGBA, of every group. */
+static size_t
+plans_scratch_bytes (GstCudaSmoothGpu * gpu)
+{
+  return gpu->part_offset[gpu->layout.n_groups];
+}
+
+/* Device bytes a frame in flight (a slot) takes with the current plans: its device frames
+ * (none for CUDA-memory sides) and the plans' scratch and working frames. */
+static guint64
+slot_bytes (GstCudaSmoothGpu * gpu)
+{
+  const guint64 frame = gpu->d_bytes;
+  return (gpu->in_cuda ? 0 : frame) + (gpu->out_cuda ? 0 : frame) + plans_scratch_bytes (gpu);
+}
+
 /* Plans for the groups' parameters for every layout the caps use (the streams are idle).
  * RGBA formats take copy plans where identity; the groups of other formats a NULL plan,
  * which copies (cs_cuda_plan_run_channels). */
@@ -301,7 +317,7 @@ make_plans (GstCudaSmoothGpu * gpu, const GstCudaSmoothGroupParams * gp, gboolea
   layout_scratch (gpu);
   gpu->have_params = TRUE;
   GST_INFO ("device memory a frame in flight: %.1f MiB (frames, the plans' scratch and working frames)",
-      gst_cuda_smooth_gpu_slot_bytes (gpu) / 1048576.0);
+      slot_bytes (gpu) / 1048576.0);
   return cudaSuccess;
 }
 
@@ -315,13 +331,6 @@ params_changed (GstCudaSmoothGpu * gpu, const GstCudaSmoothGroupParams * gp, gbo
     if (gp->filter[g] != gpu->filter[g] || (gp->filter[g] && memcmp (gp->params[g], gpu->params[g], gpu->params_size)))
       return TRUE;
   return FALSE;
-}
-
-/* The plans' scratch, and the working frames where the format is not RGBA, of every group. */
-static size_t
-plans_scratch_bytes (GstCudaSmoothGpu * gpu)
-{
-  return gpu->part_offset[gpu->layout.n_groups];
 }
 
 /* With the context pushed: the buffers a frame on `slot` needs, with what was being
@@ -397,13 +406,6 @@ gst_cuda_smooth_gpu_configure (GstCudaSmoothGpu * gpu, const GstVideoInfo * info
   }
   pop ();
   return err;
-}
-
-guint64
-gst_cuda_smooth_gpu_slot_bytes (GstCudaSmoothGpu * gpu)
-{
-  const guint64 frame = gpu->d_bytes;
-  return (gpu->in_cuda ? 0 : frame) + (gpu->out_cuda ? 0 : frame) + plans_scratch_bytes (gpu);
 }
 
 gboolean

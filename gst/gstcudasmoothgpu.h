@@ -107,10 +107,6 @@ void gst_cuda_smooth_gpu_close (GstCudaSmoothGpu * gpu);
 cudaError_t gst_cuda_smooth_gpu_configure (GstCudaSmoothGpu * gpu, const GstVideoInfo * info,
     gboolean in_cuda, gboolean out_cuda, const GstCudaSmoothGroupParams * gp, gboolean identity, const char **what);
 
-/* Device bytes a frame in flight (a slot) takes with the current plans: its device frames
- * (none for CUDA-memory sides) and the plans' scratch and working frames. */
-guint64 gst_cuda_smooth_gpu_slot_bytes (GstCudaSmoothGpu * gpu);
-
 /* Maps a buffer for the GPU: with its device pointer when it is CUDA memory of the
  * executor's context (*on_device), else as host memory; checked as
  * gst_cuda_smooth_frame_map () checks. */
