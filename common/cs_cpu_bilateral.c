@@ -1,14 +1,18 @@
 /* Bilateral filter, fast CPU path (float, all cores): same definition as cs_ref_bilateral.c.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The exact filter's range weight depends only on D = ‖I(p) − I(q)‖², an integer in
- * 0..3·255² for 8-bit input, so it is tabulated once per frame; the frame is copied into a
- * border-padded buffer so the window loop needs no clamping. The separable mode's column
- * pass measures distances on the float row-pass output and evaluates the kernel directly.
+ * The frame is copied into a border-padded buffer so the window loops need no clamping.
+ * The exact mode filters eight outputs of a row at once (cs_simd.h) from float planes, a
+ * tap's weight one exp2 of the spatial and range exponents' sum (Gaussian) or the spatial
+ * weight over 1 + t (Lorentzian). The separable mode's row pass looks the range
+ * weight up by D = ‖I(p) − I(q)‖², an integer in 0..3·255² for 8-bit input, tabulated once
+ * a frame; its column pass measures distances on the float row-pass output and evaluates
+ * the kernel directly.
  */
 #include "cs_cpu.h"
 #include "cs_cpu_util.h"
 #include "cs_parallel.h"
+#include "cs_simd.h"
 
 #include <math.h>
 
@@ -20,32 +24,59 @@ typedef struct {
   const CsBilateralParams *p;
   int rx, ry, pw;          /* the window's half-widths, the padded width */
   int nc;                  /* channels: 1, 2 or 3 */
-  uint8_t *pad;            /* (w+2rx) x (h+2ry) samples of nc bytes */
-  float *range_lut;        /* MAX_D + 1 */
-  float *spatial;          /* (2ry+1)(2rx+1) for exact; separable: 2rx+1 along x, then 2ry+1 along y */
+  uint8_t *pad;            /* separable: (w+2rx) x (h+2ry) pixels of nc bytes */
+  float *range_lut;        /* separable: MAX_D + 1 */
+  float *spatial;          /* separable: 2rx+1 along x, then 2ry+1 along y */
   float *tmp;              /* separable: w x h x nc row-pass output */
+  float *planes;           /* exact: (w+2rx) x (h+2ry) samples a channel, planes plane_floats apart */
+  CsF8 *taps;              /* exact, (2ry+1)(2rx+1): log2 of the spatial weight (Gaussian), or the weight */
+  float range;             /* exact: −log2(e)/2σr² (Gaussian) or 1/2σr² (Lorentzian), a factor of D */
 } Job;
+
+/* the floats from one channel plane of the exact mode's padded frame to the next: a
+ * vector's reach (8 samples) past the last */
+static size_t plane_floats (int pw, int ph)
+{
+  return (size_t) pw * ph + 8;
+}
 
 static int clampi (int v, int lo, int hi)
 {
   return v < lo ? lo : (v > hi ? hi : v);
 }
 
+/* the padded frame's sample (px, py) of channel c: the view's nearest */
+static inline const uint8_t *padded_sample (const Job *j, int c, int px, int py)
+{
+  const CsChannels *s = j->src;
+  const int x = clampi (px - j->rx, 0, s->width - 1), y = clampi (py - j->ry, 0, s->height - 1);
+  return cs_channels_sample (s, c, x, y);
+}
+
 static void pad_rows (void *arg, int begin, int end, int worker)
 {
   const Job *j = arg;
-  const CsChannels *s = j->src;
-  const int nc = j->nc;
   (void) worker;
-  for (int py = begin; py < end; py++) {
-    const int y = clampi (py - j->ry, 0, s->height - 1);
-    uint8_t *o = j->pad + (size_t) py * j->pw * nc;
-    for (int c = 0; c < nc; c++) {
-      const uint8_t *row = cs_channels_sample (s, c, 0, y);
-      for (size_t px = 0; px < (size_t) j->pw; px++)
-        o[nc * px + c] = row[(ptrdiff_t) clampi ((int) px - j->rx, 0, s->width - 1) * s->step];
+  for (int py = begin; py < end; py++)
+    for (int c = 0; c < j->nc; c++) {
+      uint8_t *o = j->pad + (size_t) py * j->pw * j->nc + c;
+      for (int px = 0; px < j->pw; px++)
+        o[(size_t) j->nc * px] = *padded_sample (j, c, px, py);
     }
-  }
+}
+
+/* the exact mode's planes: floats, so that a tap's eight samples are one load */
+static void pad_planes (void *arg, int begin, int end, int worker)
+{
+  const Job *j = arg;
+  const size_t plane = plane_floats (j->pw, j->src->height + 2 * j->ry);
+  (void) worker;
+  for (int py = begin; py < end; py++)
+    for (int c = 0; c < j->nc; c++) {
+      float *o = j->planes + c * plane + (size_t) py * j->pw;
+      for (int px = 0; px < j->pw; px++)
+        o[px] = *padded_sample (j, c, px, py);
+    }
 }
 
 static double range_weight (const CsBilateralParams *p, double d2)
@@ -69,30 +100,66 @@ static inline __attribute__ ((always_inline)) void store (const Job *j, int x, i
     cs_channels_sample (j->dst, c, x, y)[0] = cs_quantise_f (num[c] / den);
 }
 
-static inline __attribute__ ((always_inline)) void exact_rows_n (const Job *j, int begin, int end, int worker,
-    const int nc)
+/* Exact mode, eight outputs of row y from x at once: the window's taps in the reference's
+ * order, each output's sums in its own lane. */
+static inline __attribute__ ((always_inline)) void exact_chunk (const Job *j, int x, int y, const int nc,
+    const int lorentz)
 {
-  (void) worker;
-  const int nx = 2 * j->rx + 1, ny = 2 * j->ry + 1, w = j->src->width;
-  for (int y = begin; y < end; y++)
-    for (int x = 0; x < w; x++) {
-      const uint8_t *centre = j->pad + ((size_t) (y + j->ry) * j->pw + x + j->rx) * nc;
-      float num[3] = { 0.f, 0.f, 0.f }, den = 0.f;
-      for (int dy = 0; dy < ny; dy++) {
-        const uint8_t *q = j->pad + ((size_t) (y + dy) * j->pw + x) * nc;
-        const float *ws = j->spatial + dy * nx;
-        for (int dx = 0; dx < nx; dx++, q += nc) {
-          int d2 = 0;
-          for (int c = 0; c < nc; c++)
-            d2 += (q[c] - centre[c]) * (q[c] - centre[c]);
-          const float wt = ws[dx] * j->range_lut[d2];
-          for (int c = 0; c < nc; c++)
-            num[c] += wt * q[c];
-          den += wt;
-        }
+  const int nx = 2 * j->rx + 1, ny = 2 * j->ry + 1;
+  const size_t plane = plane_floats (j->pw, j->src->height + 2 * j->ry);
+  const CsF8 range = cs_f8 (j->range);
+  CsF8 centre[3], num[3], den = cs_f8 (0.f);
+  for (int c = 0; c < nc; c++) {
+    centre[c] = cs_f8_load (j->planes + c * plane + (size_t) (y + j->ry) * j->pw + x + j->rx);
+    num[c] = cs_f8 (0.f);
+  }
+  for (int dy = 0; dy < ny; dy++) {
+    const float *row = j->planes + (size_t) (y + dy) * j->pw + x;
+    for (int dx = 0; dx < nx; dx++) {
+      CsF8 q[3], d2 = cs_f8 (0.f);
+#pragma GCC unroll 3
+      for (int c = 0; c < nc; c++) {
+        q[c] = cs_f8_load (row + c * plane + dx);
+        const CsF8 d = q[c] - centre[c];
+        d2 += d * d;
       }
-      store (j, x, y, num, den, nc);
+      const CsF8 tap = j->taps[dy * nx + dx];
+      const CsF8 wt = lorentz ? tap / (1.f + d2 * range) : cs_f8_exp2_nonpositive (tap + d2 * range);
+#pragma GCC unroll 3
+      for (int c = 0; c < nc; c++)
+        num[c] += wt * q[c];
+      den += wt;
     }
+  }
+  const int lanes = j->src->width - x < 8 ? j->src->width - x : 8;
+  for (int c = 0; c < nc; c++) {
+    const CsF8 v = num[c] / den;
+    for (int i = 0; i < lanes; i++)
+      cs_channels_sample (j->dst, c, x + i, y)[0] = cs_quantise_f (v[i]);
+  }
+}
+
+static inline __attribute__ ((always_inline)) void exact_rows_n (const Job *j, int begin, int end, const int nc,
+    const int lorentz)
+{
+  for (int y = begin; y < end; y++)
+    for (int x = 0; x < j->src->width; x += 8)
+      exact_chunk (j, x, y, nc, lorentz);
+}
+
+CS_SIMD_CLONES static void exact_rows (void *arg, int begin, int end, int worker)
+{
+  const Job *j = arg;
+  (void) worker;
+  const int lorentz = j->p->range_kernel == CS_RANGE_KERNEL_LORENTZIAN;
+  switch (j->nc * 2 + lorentz) {
+    case 2: exact_rows_n (j, begin, end, 1, 0); break;
+    case 3: exact_rows_n (j, begin, end, 1, 1); break;
+    case 4: exact_rows_n (j, begin, end, 2, 0); break;
+    case 5: exact_rows_n (j, begin, end, 2, 1); break;
+    case 6: exact_rows_n (j, begin, end, 3, 0); break;
+    default: exact_rows_n (j, begin, end, 3, 1); break;
+  }
 }
 
 /* Separable, pass 1: along rows of the 8-bit input, into tmp. */
@@ -149,29 +216,35 @@ static inline __attribute__ ((always_inline)) void separable_columns_n (const Jo
     }
 }
 
-CS_CPU_BY_CHANNELS (exact_rows, Job)
 CS_CPU_BY_CHANNELS (separable_rows, Job)
 CS_CPU_BY_CHANNELS (separable_columns, Job)
 
-/* padded frame, range table, spatial table, separable row-pass output */
-static void workspace_sizes (const CsBilateralParams *px, const CsBilateralParams *py, int w, int h, size_t sizes[4])
+/* separable: the padded frame, the range table, the spatial weights, the row-pass output;
+ * exact: the padded planes, the taps */
+enum { N_ARRAYS = 6 };
+
+static void workspace_sizes (const CsBilateralParams *px, const CsBilateralParams *py, int w, int h,
+    size_t sizes[N_ARRAYS])
 {
   const int rx = cs_bilateral_effective_radius (px), ry = cs_bilateral_effective_radius (py);
-  const size_t pw = (size_t) w + 2 * rx, ph = (size_t) h + 2 * ry;
-  sizes[0] = pw * ph * 4;
-  sizes[1] = (MAX_D + 1) * sizeof (float);
-  sizes[2] = (size_t) (2 * rx + 1) * (2 * ry + 1) * sizeof (float);
-  sizes[3] = px->mode == CS_BILATERAL_SEPARABLE ? (size_t) w * h * 3 * sizeof (float) : 0;
+  const size_t pw = (size_t) w + 2 * rx, ph = (size_t) h + 2 * ry, taps = (size_t) (2 * rx + 1) * (2 * ry + 1);
+  const int separable = px->mode == CS_BILATERAL_SEPARABLE;
+  sizes[0] = separable ? pw * ph * 3 : 0;
+  sizes[1] = separable ? (MAX_D + 1) * sizeof (float) : 0;
+  sizes[2] = separable ? (size_t) (2 * rx + 1 + 2 * ry + 1) * sizeof (float) : 0;
+  sizes[3] = separable ? (size_t) w * h * 3 * sizeof (float) : 0;
+  sizes[4] = separable ? 0 : 3 * plane_floats ((int) pw, (int) ph) * sizeof (float);
+  sizes[5] = separable ? 0 : taps * sizeof (CsF8);
 }
 
 size_t cs_cpu_bilateral_workspace_bytes (const CsBilateralParams *p, int width, int height, int n_threads)
 {
-  size_t sizes[4];
+  size_t sizes[N_ARRAYS];
   (void) n_threads;
   if (cs_bilateral_is_identity (p))
     return 0;
   workspace_sizes (p, p, width, height, sizes);
-  return cs_workspace_total (4, sizes);
+  return cs_workspace_total (N_ARRAYS, sizes);
 }
 
 int cs_cpu_bilateral (const CsImage *src, CsImage *dst, const CsBilateralParams *p,
@@ -198,12 +271,15 @@ int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsB
   const int nx = 2 * rx + 1;
   const int separable = px->mode == CS_BILATERAL_SEPARABLE;
   const int pw = w + 2 * rx, ph = h + 2 * ry;
-  size_t sizes[4];
+  size_t sizes[N_ARRAYS];
   workspace_sizes (px, py, w, h, sizes);
-  void *a[4];
-  if (cs_workspace_carve (ws, 4, sizes, a) != 0)
+  void *a[N_ARRAYS];
+  if (cs_workspace_carve (ws, N_ARRAYS, sizes, a) != 0)
     return -1;
-  Job j = { src, dst, px, rx, ry, pw, src->channels, a[0], a[1], a[2], a[3] };
+  const double log2e = 1.4426950408889634, t_scale = 1.0 / (2.0 * px->sigma_r * px->sigma_r);
+  const int lorentz = px->range_kernel == CS_RANGE_KERNEL_LORENTZIAN;
+  Job j = { src, dst, px, rx, ry, pw, src->channels, a[0], a[1], a[2], a[3], a[4], a[5],
+    (float) (lorentz ? t_scale : -log2e * t_scale) };
 
   /* exp(−dx²/2σx²) exp(−dy²/2σy²), as the reference's exp(−dx²/2σx² − dy²/2σy²) */
   const double cx = 1.0 / (2.0 * px->sigma * px->sigma), cy = 1.0 / (2.0 * py->sigma * py->sigma);
@@ -214,12 +290,14 @@ int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsB
       j.spatial[nx + dy + ry] = (float) exp (-(double) (dy * dy) * cy);
   } else {
     for (int dy = -ry; dy <= ry; dy++)
-      for (int dx = -rx; dx <= rx; dx++)
-        j.spatial[(dy + ry) * nx + dx + rx] = (float) exp (-(double) (dx * dx) * cx - (double) (dy * dy) * cy);
+      for (int dx = -rx; dx <= rx; dx++) {
+        const double e = -(double) (dx * dx) * cx - (double) (dy * dy) * cy;
+        j.taps[(dy + ry) * nx + dx + rx] = cs_f8 ((float) (lorentz ? exp (e) : log2e * e));
+      }
   }
-  cs_parallel_for (ph, n_threads, pad_rows, &j);
-  cs_parallel_for (j.nc * 255 * 255 + 1, n_threads, fill_lut, &j);   /* the largest D of nc channels */
+  cs_parallel_for (ph, n_threads, separable ? pad_rows : pad_planes, &j);
   if (separable) {
+    cs_parallel_for (j.nc * 255 * 255 + 1, n_threads, fill_lut, &j);   /* the largest D of nc channels */
     cs_parallel_for (h, n_threads, separable_rows, &j);
     cs_parallel_for (h, n_threads, separable_columns, &j);
   } else {

@@ -1,5 +1,6 @@
 /* Coefficient math: Deriche's fit, DC gain, impulse responses against a sampled
- * Gaussian, Young–van Vliet, Triggs–Sdika, iteration sigmas, the automatic partitioning.
+ * Gaussian, Young–van Vliet, Triggs–Sdika, iteration sigmas, the automatic partitioning,
+ * the CPU bilateral's eight-lane exp2.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <check.h>
@@ -10,6 +11,7 @@
 #include "cs_coeffs.h"
 #include "cs_params.h"
 #include "cs_partition.h"
+#include "cs_simd.h"
 #include "cs_test_check.h"
 
 /* Deriche's two-pole fit of exp(−x²/2) (x in units of σ). */
@@ -219,6 +221,32 @@ START_TEST (test_auto_partitions)
 }
 END_TEST
 
+/* 2^t within its stated 4·10⁻⁶ over every t from −125 to 0 in steps of 2⁻¹⁰ (the
+ * polynomial's whole interval between the integers, every lane), and a positive weight of
+ * about 0 below: what the bilateral's sums take from it (cs_simd.h). */
+START_TEST (test_simd_exp2)
+{
+  double worst = 0.0;
+  for (int i = -125 * 1024; i <= 0; i += 8) {
+    CsF8 t;
+    for (int l = 0; l < 8; l++)
+      t[l] = (float) (i + l) / 1024.f;
+    const CsF8 v = cs_f8_exp2_nonpositive (t);
+    for (int l = 0; l < 8; l++) {
+      const double rel = fabs (v[l] / exp2 ((double) t[l]) - 1.0);
+      worst = rel > worst ? rel : worst;
+    }
+  }
+  ck_assert_msg (worst < 4e-6, "exp2: relative error %g", worst);
+  const CsF8 far = { -125.5f, -200.f, -1e30f, -INFINITY, -126.f, -125.f, 0.f, -1.f };
+  const CsF8 v = cs_f8_exp2_nonpositive (far);
+  for (int l = 0; l < 5; l++)
+    ck_assert_msg (v[l] > 0.f && v[l] < 0x1p-124f, "exp2 (%g) = %g", far[l], v[l]);
+  ck_assert (v[6] == 1.f);
+  ck_assert (fabsf (v[7] - 0.5f) < 4e-6f);
+}
+END_TEST
+
 START_TEST (test_parameter_checks)
 {
   CsEdgeAwareParams e = cs_edgeaware_params_default ();
@@ -254,6 +282,7 @@ int main (void)
   tcase_add_test (tc, test_iteration_sigmas);
   tcase_add_test (tc, test_auto_partitions);
   tcase_add_test (tc, test_parameter_checks);
+  tcase_add_test (tc, test_simd_exp2);
   suite_add_tcase (s, tc);
   return cs_test_run_suite (s);
 }

@@ -1,0 +1,74 @@
+/* gst-cudasmooth — eight-lane float arithmetic for the CPU filters (internal), in GCC and
+ * Clang vector extensions: the compiler maps it onto whatever the build targets (two SSE
+ * registers on baseline x86-64, one AVX register in the functions cloned for x86-64-v3,
+ * NEON on arm64). The lanes' arithmetic is the same in every mapping (no FMA contraction:
+ * ISO C's default in GCC, the pragma below in Clang), so its results do not depend on the
+ * CPU that computed them.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CS_SIMD_H
+#define CS_SIMD_H
+
+#include <stdint.h>
+#include <string.h>
+
+/* The helpers below are always inlined, so the ABI of passing vectors (which -Wpsabi warns
+ * about where the build lacks AVX) never applies. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+typedef float CsF8 __attribute__ ((vector_size (32)));
+typedef int32_t CsI8 __attribute__ ((vector_size (32)));
+typedef uint32_t CsU8 __attribute__ ((vector_size (32)));
+
+/* Runs the functions it marks once per instruction set the CPU may have, picked at load
+ * time (x86-64 with ifunc support); elsewhere the one baseline build. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) && \
+    (defined(__clang__) ? __clang_major__ >= 14 : __GNUC__ >= 12)
+#define CS_SIMD_CLONES __attribute__ ((target_clones ("arch=x86-64-v3", "default")))
+#else
+#define CS_SIMD_CLONES
+#endif
+
+static inline __attribute__ ((always_inline)) CsF8 cs_f8 (float v)
+{
+  const CsF8 zero = { 0.f };
+  return zero + v;   /* a broadcast, where the initialiser of eight v took eight inserts */
+}
+
+/* eight floats from p, any alignment */
+static inline __attribute__ ((always_inline)) CsF8 cs_f8_load (const float *p)
+{
+  CsF8 v;
+  memcpy (&v, p, sizeof v);
+  return v;
+}
+
+/* max (v, lo) lane by lane */
+static inline __attribute__ ((always_inline)) CsF8 cs_f8_max (CsF8 v, CsF8 lo)
+{
+  const CsI8 below = v < lo;
+  return (CsF8) (((CsI8) v & ~below) | ((CsI8) lo & below));
+}
+
+/* 2^t for t <= 0, relative error below 4·10⁻⁶, 0 < result; t below −125 counts as −125
+ * (the result then ~10⁻³⁸, where callers need a weight of about 0): k = t rounded to an
+ * integer, 2^(t − k) by its Taylor polynomial of degree 5 on [−0.5, 0.5] (the remainder
+ * (ln 2 / 2)⁶/6!·√2 ≈ 3.4·10⁻⁶), times 2^k through the exponent bits. */
+static inline __attribute__ ((always_inline)) CsF8 cs_f8_exp2_nonpositive (CsF8 t)
+{
+  t = cs_f8_max (t, cs_f8 (-125.f));
+  const CsI8 k = __builtin_convertvector (t - 0.5f, CsI8);   /* toward zero: round(t), ties up */
+  const CsF8 f = t - __builtin_convertvector (k, CsF8);
+  CsF8 p = cs_f8 (1.3333558e-3f);
+  p = p * f + 9.6181291e-3f;
+  p = p * f + 5.5504109e-2f;
+  p = p * f + 2.4022651e-1f;
+  p = p * f + 6.9314718e-1f;
+  p = p * f + 1.f;
+  return (CsF8) ((CsU8) p + ((CsU8) k << 23));   /* unsigned: k < 0 shifted left is defined */
+}
+
+#endif /* CS_SIMD_H */
