@@ -1,52 +1,124 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cs_parallel.h"
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <threads.h>
 
 #define CS_MAX_THREADS 64
 
-typedef struct {
+/* One cs_parallel_for call's chunks, on its caller's stack while it waits. */
+typedef struct Batch {
   CsRangeFn fn;
   void *arg;
-  int begin, end, worker;
-} Chunk;
+  int n_items, n_chunks;
+  int next;        /* the first chunk no thread has taken */
+  int remaining;   /* chunks not yet finished */
+  struct Batch *later;
+} Batch;
 
-static int run_chunk (void *p)
+/* The process's workers: started as calls ask for them (never more than CS_MAX_THREADS − 1),
+ * then waiting for batches, so that a call costs a wake-up rather than a thread's creation
+ * (16 threads: ~0.3 ms a call, and a frame of the CPU path makes several). */
+static struct {
+  once_flag once;
+  bool ready;
+  mtx_t lock;
+  cnd_t work, done;
+  Batch *first, *last;   /* batches with chunks not yet taken, oldest first */
+  int workers;
+} pool = { .once = ONCE_FLAG_INIT };
+
+static void pool_init (void)
 {
-  Chunk *c = p;
-  c->fn (c->arg, c->begin, c->end, c->worker);
+  pool.ready = mtx_init (&pool.lock, mtx_plain) == thrd_success && cnd_init (&pool.work) == thrd_success &&
+      cnd_init (&pool.done) == thrd_success;
+}
+
+/* Under the lock: takes b's next chunk, unlinking b once all are taken. */
+static int take_chunk (Batch *b)
+{
+  const int chunk = b->next++;
+  if (b->next == b->n_chunks) {
+    Batch **at = &pool.first;
+    Batch *before = NULL;
+    while (*at != b) {
+      before = *at;
+      at = &(*at)->later;
+    }
+    *at = b->later;
+    if (pool.last == b)
+      pool.last = before;
+  }
+  return chunk;
+}
+
+/* Runs chunk c of b without the lock, then counts it done. */
+static void run_chunk (Batch *b, int c)
+{
+  mtx_unlock (&pool.lock);
+  const int begin = (int) ((long long) c * b->n_items / b->n_chunks);
+  const int end = (int) ((long long) (c + 1) * b->n_items / b->n_chunks);
+  b->fn (b->arg, begin, end, c);
+  mtx_lock (&pool.lock);
+  if (--b->remaining == 0)
+    cnd_broadcast (&pool.done);
+}
+
+static int worker_main (void *unused)
+{
+  (void) unused;
+  mtx_lock (&pool.lock);
+  for (;;) {
+    while (!pool.first)
+      cnd_wait (&pool.work, &pool.lock);
+    Batch *b = pool.first;
+    run_chunk (b, take_chunk (b));
+  }
   return 0;
+}
+
+/* Under the lock: starts workers until there are `wanted` (fewer where threads cannot be
+ * created: the callers then run more of their own chunks). */
+static void grow_pool (int wanted)
+{
+  while (pool.workers < wanted) {
+    thrd_t t;
+    if (thrd_create (&t, worker_main, NULL) != thrd_success)
+      return;
+    thrd_detach (t);
+    pool.workers++;
+  }
 }
 
 void cs_parallel_for (int n_items, int n_threads, CsRangeFn fn, void *arg)
 {
-  Chunk chunks[CS_MAX_THREADS];
-  thrd_t threads[CS_MAX_THREADS];
-  int started[CS_MAX_THREADS] = { 0 };
-
   if (n_threads > CS_MAX_THREADS)
     n_threads = CS_MAX_THREADS;
   if (n_threads > n_items)
     n_threads = n_items;
-  if (n_threads <= 1) {
+  if (n_threads > 1)
+    call_once (&pool.once, pool_init);
+  if (n_threads <= 1 || !pool.ready) {
     if (n_items > 0)
       fn (arg, 0, n_items, 0);
     return;
   }
-  for (int t = 0; t < n_threads; t++) {
-    chunks[t].fn = fn;
-    chunks[t].arg = arg;
-    chunks[t].worker = t;
-    chunks[t].begin = (int) ((long long) t * n_items / n_threads);
-    chunks[t].end = (int) ((long long) (t + 1) * n_items / n_threads);
+  Batch b = { fn, arg, n_items, n_threads, 0, n_threads, NULL };
+  mtx_lock (&pool.lock);
+  grow_pool (n_threads - 1);
+  if (pool.last)
+    pool.last->later = &b;
+  else
+    pool.first = &b;
+  pool.last = &b;
+  cnd_broadcast (&pool.work);
+  /* the caller takes chunks too, so that its call finishes whatever the workers are doing */
+  while (b.remaining > 0) {
+    if (b.next < b.n_chunks)
+      run_chunk (&b, take_chunk (&b));
+    else
+      cnd_wait (&pool.done, &pool.lock);
   }
-  for (int t = 0; t < n_threads - 1; t++)
-    started[t] = thrd_create (&threads[t], run_chunk, &chunks[t]) == thrd_success;
-  for (int t = 0; t < n_threads - 1; t++)
-    if (!started[t])
-      run_chunk (&chunks[t]);
-  run_chunk (&chunks[n_threads - 1]);
-  for (int t = 0; t < n_threads - 1; t++)
-    if (started[t])
-      thrd_join (threads[t], NULL);
+  mtx_unlock (&pool.lock);
 }

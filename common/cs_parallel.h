@@ -1,4 +1,4 @@
-/* gst-cudasmooth — split a loop over lines across threads (C11 threads).
+/* gst-cudasmooth — split a loop over lines across threads (C11 threads, a pool of workers).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef CS_PARALLEL_H
@@ -9,9 +9,11 @@ extern "C" {
 #endif
 
 /* Runs fn(arg, begin, end, worker) over [0, n_items) in up to n_threads contiguous
- * chunks, the last on the calling thread, and returns when all are done. worker is the
- * chunk's index (0 <= worker < n_threads), for per-thread scratch. A chunk whose thread
- * cannot be started runs on the calling thread. */
+ * chunks, on the calling thread and the process's workers (started by the first calls that
+ * need them, kept for the next), and returns when all are done. worker is the chunk's index
+ * (0 <= worker < n_threads), for per-chunk scratch: each chunk runs once, on one thread.
+ * Calls from several threads at once share the workers; where threads cannot be started
+ * the calling thread runs the chunks. */
 typedef void (*CsRangeFn) (void *arg, int begin, int end, int worker);
 void cs_parallel_for (int n_items, int n_threads, CsRangeFn fn, void *arg);
 

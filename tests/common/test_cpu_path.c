@@ -1,5 +1,6 @@
 /* The fast CPU path against the double references: max abs error <= 1 LSB on photo crops,
- * noise and odd sizes, padded strides, both alpha layouts, several thread counts, in place.
+ * noise and odd sizes, padded strides, both alpha layouts, several thread counts, in place;
+ * and the thread pool it runs on.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <check.h>
@@ -7,8 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdatomic.h>
+#include <threads.h>
+
 #include "cs_cpu.h"
 #include "cs_metrics.h"
+#include "cs_parallel.h"
 #include "cs_reference.h"
 #include "cs_test_images.h"
 #include "cs_test_job.h"
@@ -291,6 +296,79 @@ START_TEST (test_workspace_bytes)
 }
 END_TEST
 
+/* cs_parallel_for: every item once, in contiguous chunks whose index is the worker, each
+ * chunk on one thread; from four threads at once (sharing the workers), with more threads
+ * asked for than items, and nested in a chunk. */
+typedef struct {
+  int n_items, n_threads, nested;
+  atomic_int *seen;
+  atomic_int chunk_first[64], chunk_end[64];
+  atomic_int bad;   /* a chunk out of range, or a nested call that missed items */
+} Visit;
+
+static void visit (void *arg, int begin, int end, int worker)
+{
+  Visit *v = arg;
+  if (worker < 0 || worker >= v->n_threads || begin >= end) {
+    atomic_store (&v->bad, 1);
+    return;
+  }
+  atomic_store (&v->chunk_first[worker], begin);
+  atomic_store (&v->chunk_end[worker], end);
+  for (int i = begin; i < end; i++)
+    atomic_fetch_add (&v->seen[i], 1);
+  if (v->nested && worker == 0) {
+    Visit inner = { 100, 3, 0, calloc (100, sizeof (atomic_int)), { 0 }, { 0 }, 0 };
+    cs_parallel_for (inner.n_items, inner.n_threads, visit, &inner);
+    for (int i = 0; i < inner.n_items; i++)
+      if (atomic_load (&inner.seen[i]) != 1 || atomic_load (&inner.bad))
+        atomic_store (&v->bad, 1);
+    free (inner.seen);
+  }
+}
+
+static int visit_all (void *arg)
+{
+  Visit *v = arg;
+  for (int round = 0; round < 50; round++) {
+    for (int i = 0; i < v->n_items; i++)
+      atomic_store (&v->seen[i], 0);
+    cs_parallel_for (v->n_items, v->n_threads, visit, v);
+    if (atomic_load (&v->bad))
+      return 4;
+    const int chunks = v->n_threads < v->n_items ? v->n_threads : v->n_items;
+    for (int i = 0; i < v->n_items; i++)
+      if (atomic_load (&v->seen[i]) != 1)
+        return 1;
+    for (int c = 0; c < chunks; c++)   /* contiguous, in order */
+      if (atomic_load (&v->chunk_first[c]) != (c ? atomic_load (&v->chunk_end[c - 1]) : 0))
+        return 2;
+    if (atomic_load (&v->chunk_end[chunks - 1]) != v->n_items)
+      return 3;
+  }
+  return 0;
+}
+
+START_TEST (test_thread_pool)
+{
+  enum { N = 4 };
+  const int items[N] = { 1000, 5, 1, 777 }, threads[N] = { 16, 16, 8, 3 };
+  Visit v[N];
+  thrd_t t[N];
+  for (int i = 0; i < N; i++) {
+    v[i] = (Visit) { items[i], threads[i], i == 3, calloc ((size_t) items[i], sizeof (atomic_int)), { 0 }, { 0 }, 0 };
+    ck_assert_int_eq (thrd_create (&t[i], visit_all, &v[i]), thrd_success);
+  }
+  for (int i = 0; i < N; i++) {
+    int rc = -1;
+    thrd_join (t[i], &rc);
+    ck_assert_msg (rc == 0, "caller %d: %s", i,
+        rc == 1 ? "an item not visited once" : rc == 4 ? "a chunk out of range or a nested call's items" : "chunks not contiguous");
+    free (v[i].seen);
+  }
+}
+END_TEST
+
 int main (void)
 {
   Suite *s = suite_create ("cpu-path");
@@ -305,6 +383,7 @@ int main (void)
   tcase_add_test (tc, test_tiny_sigma_and_short_partitions);
   tcase_add_test (tc, test_workspace_bytes);
   tcase_add_loop_test (tc, test_channel_views, 0, 3 * CS_TEST_N_VIEW_KINDS * 3);
+  tcase_add_test (tc, test_thread_pool);
   suite_add_tcase (s, tc);
   return cs_test_run_suite (s);
 }
