@@ -18,8 +18,8 @@ typedef struct Batch {
 } Batch;
 
 /* The process's workers: started as calls ask for them (never more than CS_MAX_THREADS − 1),
- * then waiting for batches, so that a call costs a wake-up rather than a thread's creation
- * (16 threads: ~0.3 ms a call, and a frame of the CPU path makes several). */
+ * then waiting for batches, so that a call costs a wake-up rather than creating and joining
+ * threads (a frame of the CPU path makes several calls: docs/performance.md, "CPU path"). */
 static struct {
   once_flag once;
   bool ready;
