@@ -54,15 +54,20 @@ int main (int argc, char **argv)
     }
   const CsChannels y_in = { w, h, 1, { luma }, { w }, 1 }, c_in = { cw, ch, 2, { uv, uv + 1 }, { 2 * cw, 2 * cw }, 2 };
   CsChannels y_out = { w, h, 1, { luma_out }, { w }, 1 }, c_out = { cw, ch, 2, { uv_out, uv_out + 1 }, { 2 * cw, 2 * cw }, 2 };
-  for (int f = 0; f < 3; f++)
+  for (int f = 0; f < 4; f++)   /* edgeawaregauss, bilateral exact, recursivegauss, bilateral separable */
     for (int format = 0; format < 3; format++) {
       double t[64];
-      const char *name = f == 0 ? "edgeawaregauss" : f == 1 ? "bilateral" : "recursivegauss";
-      const char *params = f == 0 ? "sigma=20,sigma-r=40,iterations=2" : f == 1 ? "sigma=2,sigma-r=25,radius=4" : "sigma=5";
+      const int bl = f == 1 || f == 3;
+      const char *name = f == 0 ? "edgeawaregauss" : bl ? "bilateral" : "recursivegauss";
+      const char *params = f == 0 ? "sigma=20,sigma-r=40,iterations=2"
+          : f == 1               ? "sigma=2,sigma-r=25,radius=4"
+          : f == 3               ? "sigma=2,sigma-r=25,radius=4,mode=separable"
+                                 : "sigma=5";
       const char *format_name = format == 0 ? "RGBA" : format == 1 ? "NV12" : "GRAY8";
       const CsEdgeAwareParams e = cs_edgeaware_params_default (), e2 = cs_edgeaware_params_subsampled (&e, 2);
       CsBilateralParams b = cs_bilateral_params_default ();
       b.radius = 4;
+      b.mode = f == 3 ? CS_BILATERAL_SEPARABLE : CS_BILATERAL_EXACT;
       const CsBilateralParams b2 = cs_bilateral_params_subsampled (&b, 2);
       const CsRecursiveParams rc = cs_recursive_params_default (), rc2 = cs_recursive_params_subsampled (&rc, 2);
       for (int r = 0; r <= runs && r < 64; r++) {
@@ -70,14 +75,14 @@ int main (int argc, char **argv)
         int ret = 0;
         if (format == 0) {
           ret = f == 0 ? cs_cpu_edgeaware (&src, &dst, &e, threads, &ws)
-              : f == 1 ? cs_cpu_bilateral (&src, &dst, &b, threads, &ws) : cs_cpu_recursive (&src, &dst, &rc, threads, &ws);
+              : bl ? cs_cpu_bilateral (&src, &dst, &b, threads, &ws) : cs_cpu_recursive (&src, &dst, &rc, threads, &ws);
         } else {
           ret = f == 0 ? cs_cpu_edgeaware_channels (&y_in, &y_out, &e, &e, threads, &ws)
-              : f == 1 ? cs_cpu_bilateral_channels (&y_in, &y_out, &b, &b, threads, &ws)
+              : bl ? cs_cpu_bilateral_channels (&y_in, &y_out, &b, &b, threads, &ws)
                        : cs_cpu_recursive_channels (&y_in, &y_out, &rc, &rc, threads, &ws);
           if (format == 1 && ret == 0)
             ret = f == 0 ? cs_cpu_edgeaware_channels (&c_in, &c_out, &e2, &e2, threads, &ws)
-                : f == 1 ? cs_cpu_bilateral_channels (&c_in, &c_out, &b2, &b2, threads, &ws)
+                : bl ? cs_cpu_bilateral_channels (&c_in, &c_out, &b2, &b2, threads, &ws)
                          : cs_cpu_recursive_channels (&c_in, &c_out, &rc2, &rc2, threads, &ws);
         }
         if (ret != 0)
