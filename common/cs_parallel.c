@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cs_parallel.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <threads.h>
@@ -29,10 +30,36 @@ static struct {
   int workers;
 } pool = { .once = ONCE_FLAG_INIT };
 
+static bool pool_objects_init (void)
+{
+  return mtx_init (&pool.lock, mtx_plain) == thrd_success && cnd_init (&pool.work) == thrd_success &&
+      cnd_init (&pool.done) == thrd_success;
+}
+
+/* fork() copies only the calling thread: the child gets no workers and no other thread's
+ * batches, and a lock the parent held. The lock is taken around the fork, and the child
+ * starts afresh: its first parallel loops start its own workers (with the parent's count it
+ * would have run every chunk on the calling thread). */
+static void before_fork (void)
+{
+  mtx_lock (&pool.lock);
+}
+
+static void after_fork_parent (void)
+{
+  mtx_unlock (&pool.lock);
+}
+
+static void after_fork_child (void)
+{
+  pool.first = pool.last = NULL;
+  pool.workers = 0;
+  pool.ready = pool_objects_init ();
+}
+
 static void pool_init (void)
 {
-  pool.ready = mtx_init (&pool.lock, mtx_plain) == thrd_success && cnd_init (&pool.work) == thrd_success &&
-      cnd_init (&pool.done) == thrd_success;
+  pool.ready = pool_objects_init () && pthread_atfork (before_fork, after_fork_parent, after_fork_child) == 0;
 }
 
 /* Under the lock: takes b's next chunk, unlinking b once all are taken. */

@@ -8,8 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
 #include <stdatomic.h>
+#include <sys/wait.h>
 #include <threads.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cs_cpu.h"
 #include "cs_metrics.h"
@@ -369,6 +373,48 @@ START_TEST (test_thread_pool)
 }
 END_TEST
 
+/* After fork() the child's loops run on workers of its own (the parent's are not copied),
+ * not all on the calling thread. */
+typedef struct {
+  pthread_t who[4];
+} Who;
+
+static void note_thread (void *arg, int begin, int end, int worker)
+{
+  Who *w = arg;
+  (void) begin;
+  (void) end;
+  w->who[worker] = pthread_self ();
+  thrd_sleep (&(struct timespec) { .tv_nsec = 20 * 1000 * 1000 }, NULL);   /* time for the workers to take chunks */
+}
+
+static int distinct_threads (void)
+{
+  Who w;
+  cs_parallel_for (4, 4, note_thread, &w);
+  int n = 0;
+  for (int i = 0; i < 4; i++) {
+    int seen = 0;
+    for (int k = 0; k < i; k++)
+      seen |= pthread_equal (w.who[i], w.who[k]);
+    n += !seen;
+  }
+  return n;
+}
+
+START_TEST (test_thread_pool_after_fork)
+{
+  ck_assert_int_gt (distinct_threads (), 1);   /* the parent's workers exist */
+  const pid_t child = fork ();
+  ck_assert_int_ge (child, 0);
+  if (child == 0)
+    _exit (distinct_threads () > 1 ? 0 : 1);
+  int status = 0;
+  ck_assert_int_eq (waitpid (child, &status, 0), child);
+  ck_assert_msg (WIFEXITED (status) && WEXITSTATUS (status) == 0, "after fork, the child's chunks all ran on one thread");
+}
+END_TEST
+
 int main (void)
 {
   Suite *s = suite_create ("cpu-path");
@@ -384,6 +430,7 @@ int main (void)
   tcase_add_test (tc, test_workspace_bytes);
   tcase_add_loop_test (tc, test_channel_views, 0, 3 * CS_TEST_N_VIEW_KINDS * 3);
   tcase_add_test (tc, test_thread_pool);
+  tcase_add_test (tc, test_thread_pool_after_fork);
   suite_add_tcase (s, tc);
   return cs_test_run_suite (s);
 }
