@@ -24,8 +24,9 @@ typedef int32_t CsI8 __attribute__ ((vector_size (32)));
 typedef uint32_t CsU8 __attribute__ ((vector_size (32)));
 
 /* Runs the functions it marks once per instruction set the CPU may have, picked at load
- * time (x86-64 with ifunc support); elsewhere the one baseline build. */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) && \
+ * time (x86-64 with ifunc support); elsewhere, or built with CS_SIMD_BASELINE_ONLY (the CI's
+ * sanitizer build, so that the code older CPUs run is tested too), the one baseline build. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) && !defined(CS_SIMD_BASELINE_ONLY) && \
     (defined(__clang__) ? __clang_major__ >= 14 : __GNUC__ >= 12)
 #define CS_SIMD_CLONES __attribute__ ((target_clones ("arch=x86-64-v3", "default")))
 #else
