@@ -73,9 +73,10 @@ static void pad_input (void *arg, int begin, int end, int worker)
 
 /* Eight outputs of row y from x: the window's taps in the reference's order, each output's
  * sums in its own lane, stored as floats or as the view's bytes (lanes past the width not). */
-static inline __attribute__ ((always_inline)) void window_chunk (const Job *j, const Pass *p, int x, int y,
-    const int nc, const int lorentz)
+static inline __attribute__ ((always_inline)) void window_chunk (const Job *j, int x, int y, const int nc,
+    const int lorentz)
 {
+  const Pass *p = &j->pass;
   const CsF8 range = cs_f8 (j->range);
   CsF8 centre[3], num[3], den = cs_f8 (0.f);
   const float *centre_at = p->in.data + (size_t) (y + p->cy) * p->in.pitch + x + p->cx;
@@ -120,7 +121,7 @@ static inline __attribute__ ((always_inline)) void pass_rows_n (const Job *j, in
 {
   for (int y = begin; y < end; y++)
     for (int x = 0; x < j->src->width; x += 8)
-      window_chunk (j, &j->pass, x, y, nc, lorentz);
+      window_chunk (j, x, y, nc, lorentz);
 }
 
 /* The pass's output rows [begin, end), an instance per channel count and range kernel. */
