@@ -6,7 +6,11 @@
  * pass (the exact window; the separable mode's row pass on the input and its column pass on
  * the row pass's float output, also padded) filters eight outputs of a row at once
  * (cs_simd.h), a tap's weight one exp2 of the spatial and range exponents' sum (Gaussian)
- * or the spatial weight over 1 + t (Lorentzian), t = D/2σr², D = ‖I(p) − I(q)‖².
+ * or the spatial weight over 1 + t (Lorentzian), t = D/2σr², D = ‖I(p) − I(q)‖². A pass of
+ * one channel on the input's bytes (the exact window, the separable row pass) takes the
+ * range weight from a table of the 511 differences instead, one gather where the CPU has
+ * AVX2: the exponential, which three channels share, cost one channel twice as much a
+ * sample (docs/performance.md, "CPU path").
  */
 #include "cs_cpu.h"
 #include "cs_cpu_util.h"
@@ -35,7 +39,8 @@ static Planes planes_of (float *data, int pitch, int rows)
 typedef struct {
   Planes in;
   int nx, ny, cx, cy;
-  const CsF8 *taps;        /* nx·ny, rows first: log2 of the spatial weight (Gaussian), or the weight */
+  const CsF8 *taps;        /* nx·ny, rows first: log2 of the spatial weight (Gaussian, from the
+                            * exponent), or the weight (Lorentzian, or from the table) */
   Planes out;              /* float outputs at (x + ox, y + oy), or none (data NULL): the view's bytes */
   int ox, oy;
 } Pass;
@@ -46,6 +51,7 @@ typedef struct {
   int nc;                  /* channels: 1, 2 or 3 */
   int lorentz;
   float range;             /* −log2(e)/2σr² (Gaussian) or 1/2σr² (Lorentzian), a factor of D */
+  const float *range_table; /* the range weight of a difference d = I(q) − I(p), at d + 255 */
   int rx, ry;              /* the padded input's border: the window's half-widths (separable: ry 0) */
   Planes pad;
   Pass pass;               /* the pass cs_parallel_for runs */
@@ -71,8 +77,79 @@ static void pad_input (void *arg, int begin, int end, int worker)
     }
 }
 
+/* How a tap's range weight is found: from the exponent (or the Lorentzian's quotient), or,
+ * for one channel of integers, in the table by lane (any CPU) or by a gather (AVX2). */
+enum { BY_EXPONENT, BY_LOOKUP, BY_GATHER };
+
+static inline __attribute__ ((always_inline)) CsF8 table_weight (const float *table, CsI8 index, const int by)
+{
+  CsF8 w;
+#ifdef CS_SIMD_GATHER
+  if (by == BY_GATHER) {
+    cs_f8_gather (table, &index, &w);
+    return w;
+  }
+#endif
+  (void) by;
+  w = cs_f8_lookup (table, index);
+  return w;
+}
+
+/* Eight outputs of row y from x, num/den, stored as floats or as the view's bytes (lanes
+ * past the width not). */
+static inline __attribute__ ((always_inline)) void store_chunk (const Job *j, int x, int y, const int nc,
+    const CsF8 *num, CsF8 den)
+{
+  const Pass *p = &j->pass;
+  const int lanes = j->src->width - x < 8 ? j->src->width - x : 8;
+  for (int c = 0; c < nc; c++) {
+    const CsF8 v = num[c] / den;
+    if (p->out.data) {
+      float *o = p->out.data + c * p->out.plane + (size_t) (y + p->oy) * p->out.pitch + x + p->ox;
+      for (int i = 0; i < lanes; i++)
+        o[i] = v[i];
+    } else {
+      for (int i = 0; i < lanes; i++)
+        cs_channels_sample (j->dst, c, x + i, y)[0] = cs_quantise_f (v[i]);
+    }
+  }
+}
+
+/* The same for one channel of integers, the range weights from the table: the taps in two
+ * interleaved sums each, so that a tap's additions do not wait on the last tap's (the loop
+ * is short enough for that latency to bind it). */
+static inline __attribute__ ((always_inline)) void table_chunk (const Job *j, int x, int y, const int by)
+{
+  const Pass *p = &j->pass;
+  const float *table = j->range_table;
+  /* q − (centre − 255): the difference's index, exact for integers */
+  const CsF8 low = cs_f8_load (p->in.data + (size_t) (y + p->cy) * p->in.pitch + x + p->cx) - 255.f;
+  CsF8 num[2] = { cs_f8 (0.f), cs_f8 (0.f) }, den[2] = { cs_f8 (0.f), cs_f8 (0.f) };
+  for (int dy = 0; dy < p->ny; dy++) {
+    const float *row = p->in.data + (size_t) (y + dy) * p->in.pitch + x;
+    const CsF8 *taps = p->taps + dy * p->nx;
+    int dx = 0;
+    for (; dx + 1 < p->nx; dx += 2)
+#pragma GCC unroll 2
+      for (int k = 0; k < 2; k++) {
+        const CsF8 q = cs_f8_load (row + dx + k);
+        const CsF8 wt = taps[dx + k] * table_weight (table, __builtin_convertvector (q - low, CsI8), by);
+        num[k] += wt * q;
+        den[k] += wt;
+      }
+    if (dx < p->nx) {
+      const CsF8 q = cs_f8_load (row + dx);
+      const CsF8 wt = taps[dx] * table_weight (table, __builtin_convertvector (q - low, CsI8), by);
+      num[0] += wt * q;
+      den[0] += wt;
+    }
+  }
+  const CsF8 sum = num[0] + num[1];
+  store_chunk (j, x, y, 1, &sum, den[0] + den[1]);
+}
+
 /* Eight outputs of row y from x: the window's taps in the reference's order, each output's
- * sums in its own lane, stored as floats or as the view's bytes (lanes past the width not). */
+ * sums in its own lane. */
 static inline __attribute__ ((always_inline)) void window_chunk (const Job *j, int x, int y, const int nc,
     const int lorentz)
 {
@@ -102,26 +179,18 @@ static inline __attribute__ ((always_inline)) void window_chunk (const Job *j, i
       den += wt;
     }
   }
-  const int lanes = j->src->width - x < 8 ? j->src->width - x : 8;
-  for (int c = 0; c < nc; c++) {
-    const CsF8 v = num[c] / den;
-    if (p->out.data) {
-      float *o = p->out.data + c * p->out.plane + (size_t) (y + p->oy) * p->out.pitch + x + p->ox;
-      for (int i = 0; i < lanes; i++)
-        o[i] = v[i];
-    } else {
-      for (int i = 0; i < lanes; i++)
-        cs_channels_sample (j->dst, c, x + i, y)[0] = cs_quantise_f (v[i]);
-    }
-  }
+  store_chunk (j, x, y, nc, num, den);
 }
 
 static inline __attribute__ ((always_inline)) void pass_rows_n (const Job *j, int begin, int end, const int nc,
-    const int lorentz)
+    const int lorentz, const int by)
 {
   for (int y = begin; y < end; y++)
     for (int x = 0; x < j->src->width; x += 8)
-      window_chunk (j, x, y, nc, lorentz);
+      if (by == BY_EXPONENT)
+        window_chunk (j, x, y, nc, lorentz);
+      else
+        table_chunk (j, x, y, by);
 }
 
 /* The pass's output rows [begin, end), an instance per channel count and range kernel. */
@@ -130,13 +199,38 @@ CS_SIMD_CLONES static void pass_rows (void *arg, int begin, int end, int worker)
   const Job *j = arg;
   (void) worker;
   switch (j->nc * 2 + j->lorentz) {
-    case 2: pass_rows_n (j, begin, end, 1, 0); break;
-    case 3: pass_rows_n (j, begin, end, 1, 1); break;
-    case 4: pass_rows_n (j, begin, end, 2, 0); break;
-    case 5: pass_rows_n (j, begin, end, 2, 1); break;
-    case 6: pass_rows_n (j, begin, end, 3, 0); break;
-    default: pass_rows_n (j, begin, end, 3, 1); break;
+    case 2: pass_rows_n (j, begin, end, 1, 0, BY_EXPONENT); break;
+    case 3: pass_rows_n (j, begin, end, 1, 1, BY_EXPONENT); break;
+    case 4: pass_rows_n (j, begin, end, 2, 0, BY_EXPONENT); break;
+    case 5: pass_rows_n (j, begin, end, 2, 1, BY_EXPONENT); break;
+    case 6: pass_rows_n (j, begin, end, 3, 0, BY_EXPONENT); break;
+    default: pass_rows_n (j, begin, end, 3, 1, BY_EXPONENT); break;
   }
+}
+
+/* A one-channel pass on the input's bytes, range weights from the table. */
+static void pass_rows_table (void *arg, int begin, int end, int worker)
+{
+  (void) worker;
+  pass_rows_n (arg, begin, end, 1, 0, BY_LOOKUP);
+}
+
+#ifdef CS_SIMD_GATHER
+CS_SIMD_AVX2 static void pass_rows_gather (void *arg, int begin, int end, int worker)
+{
+  (void) worker;
+  pass_rows_n (arg, begin, end, 1, 0, BY_GATHER);
+}
+#endif
+
+/* the pass function of a one-channel pass on the input's bytes */
+static CsRangeFn table_pass (void)
+{
+#ifdef CS_SIMD_GATHER
+  if (__builtin_cpu_supports ("avx2"))
+    return pass_rows_gather;
+#endif
+  return pass_rows_table;
 }
 
 /* The separable row pass's output, rows ry .. ry + h − 1 of its planes: the rows above and
@@ -211,28 +305,41 @@ int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsB
     .pad = planes_of (a[0], w + 2 * rx, separable ? h : h + 2 * ry) };
   CsF8 *taps = a[2];
 
+  /* one channel: the passes on the input's bytes take the range weight of each difference
+   * from a table (the separable column pass reads floats: the exponent) */
+  const int by_table = j.nc == 1;
+  float range_table[511];
+  if (by_table) {
+    for (int d = -255; d <= 255; d++) {
+      const double t = (double) (d * d) * t_scale;
+      range_table[d + 255] = (float) (lorentz ? 1.0 / (1.0 + t) : exp (-t));
+    }
+    j.range_table = range_table;
+  }
+  const CsRangeFn input_pass = by_table ? table_pass () : pass_rows;
+
   /* exp(−dx²/2σx²) exp(−dy²/2σy²), as the reference's exp(−dx²/2σx² − dy²/2σy²); its log2
    * for the Gaussian range weight's exp2 */
   const double cx = 1.0 / (2.0 * px->sigma * px->sigma), cy = 1.0 / (2.0 * py->sigma * py->sigma);
-#define TAP(e) cs_f8 ((float) (lorentz ? exp (e) : log2e * (e)))
+#define TAP(e, linear) cs_f8 ((float) (lorentz || (linear) ? exp (e) : log2e * (e)))
   cs_parallel_for (j.pad.rows, n_threads, pad_input, &j);
   if (separable) {
     for (int dx = -rx; dx <= rx; dx++)
-      taps[dx + rx] = TAP (-(double) (dx * dx) * cx);
+      taps[dx + rx] = TAP (-(double) (dx * dx) * cx, by_table);
     for (int dy = -ry; dy <= ry; dy++)
-      taps[nx + dy + ry] = TAP (-(double) (dy * dy) * cy);
+      taps[nx + dy + ry] = TAP (-(double) (dy * dy) * cy, 0);
     const Planes t = planes_of (a[1], w, h + 2 * ry);
     j.pass = (Pass) { j.pad, nx, 1, rx, 0, taps, t, 0, ry };
-    cs_parallel_for (h, n_threads, pass_rows, &j);
+    cs_parallel_for (h, n_threads, input_pass, &j);
     pad_columns (&t, j.nc, h, ry);
     j.pass = (Pass) { t, 1, ny, 0, ry, taps + nx, { NULL, 0, 0, 0 }, 0, 0 };
     cs_parallel_for (h, n_threads, pass_rows, &j);
   } else {
     for (int dy = -ry; dy <= ry; dy++)
       for (int dx = -rx; dx <= rx; dx++)
-        taps[(dy + ry) * nx + dx + rx] = TAP (-(double) (dx * dx) * cx - (double) (dy * dy) * cy);
+        taps[(dy + ry) * nx + dx + rx] = TAP (-(double) (dx * dx) * cx - (double) (dy * dy) * cy, by_table);
     j.pass = (Pass) { j.pad, nx, ny, rx, ry, taps, { NULL, 0, 0, 0 }, 0, 0 };
-    cs_parallel_for (h, n_threads, pass_rows, &j);
+    cs_parallel_for (h, n_threads, input_pass, &j);
   }
 #undef TAP
   return 0;

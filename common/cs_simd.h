@@ -29,6 +29,7 @@ typedef uint32_t CsU8 __attribute__ ((vector_size (32)));
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) && !defined(CS_SIMD_BASELINE_ONLY) && \
     (defined(__clang__) ? __clang_major__ >= 14 : __GNUC__ >= 12)
 #define CS_SIMD_CLONES __attribute__ ((target_clones ("arch=x86-64-v3", "default")))
+#define CS_SIMD_GATHER 1
 #else
 #define CS_SIMD_CLONES
 #endif
@@ -71,5 +72,30 @@ static inline __attribute__ ((always_inline)) CsF8 cs_f8_exp2_nonpositive (CsF8 
   p = p * f + 1.f;
   return (CsF8) ((CsU8) p + ((CsU8) k << 23));   /* unsigned: k < 0 shifted left is defined */
 }
+
+/* lane i: table[index[i]] */
+static inline __attribute__ ((always_inline)) CsF8 cs_f8_lookup (const float *table, CsI8 index)
+{
+  CsF8 v;
+  for (int i = 0; i < 8; i++)
+    v[i] = table[index[i]];
+  return v;
+}
+
+#ifdef CS_SIMD_GATHER
+#include <immintrin.h>
+
+/* Where the build clones (CS_SIMD_CLONES): functions for CPUs with AVX2 (the caller checks
+ * __builtin_cpu_supports ("avx2")), and cs_f8_lookup as one gather instruction in them. The
+ * vectors go by address and the function is not forced inline, so that a function built
+ * without AVX may hold a call to it that it never makes (a vector argument there would
+ * change the ABI, which Clang rejects; forced inlining there GCC rejects). */
+#define CS_SIMD_AVX2 __attribute__ ((target ("avx2")))
+
+static inline CS_SIMD_AVX2 void cs_f8_gather (const float *table, const CsI8 *index, CsF8 *out)
+{
+  *out = (CsF8) _mm256_i32gather_ps (table, (__m256i) *index, 4);
+}
+#endif
 
 #endif /* CS_SIMD_H */

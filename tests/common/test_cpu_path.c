@@ -266,6 +266,43 @@ START_TEST (test_channel_views)
 }
 END_TEST
 
+/* One channel of bytes takes its range weights from a table (a gather where the CPU has AVX2,
+ * lane by lane elsewhere): GRAY8-like views against the reference in both modes, both range
+ * kernels and σr from where most taps weigh 0 to where all weigh about 1, at odd sizes. */
+START_TEST (test_one_channel_bilateral)
+{
+  const int mode = _i % 2, lorentz = (_i / 2) % 2, s = (_i / 4) % 3, size = _i / 12;
+  const double sigmas_r[] = { 2, 25, 200 };
+  const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 9, 70 } };
+  const int w = sizes[size][0], h = sizes[size][1];
+  const size_t pitch = (size_t) w + 3, bytes = pitch * h;
+  uint8_t *in = malloc (bytes), *expected = malloc (bytes), *got = malloc (bytes);
+  cs_test_fill_bytes (in, bytes, 4242u + _i);
+  memset (expected, 0xA5, bytes);
+  memset (got, 0xA5, bytes);
+  CsBilateralParams b = cs_bilateral_params_default ();
+  b.mode = mode ? CS_BILATERAL_SEPARABLE : CS_BILATERAL_EXACT;
+  b.range_kernel = lorentz ? CS_RANGE_KERNEL_LORENTZIAN : CS_RANGE_KERNEL_GAUSSIAN;
+  b.sigma_r = sigmas_r[s];
+  const CsChannels src = { w, h, 1, { in }, { (ptrdiff_t) pitch }, 1 };
+  CsChannels ref = { w, h, 1, { expected }, { (ptrdiff_t) pitch }, 1 }, out = { w, h, 1, { got }, { (ptrdiff_t) pitch }, 1 };
+  CsCpuWorkspace ws = { 0 };
+  ck_assert_int_eq (cs_ref_bilateral_channels (&src, &ref, &b, 1, 1), 0);
+  ck_assert_int_eq (cs_cpu_bilateral_channels (&src, &out, &b, &b, 3, &ws), 0);
+  int worst = 0;
+  for (size_t i = 0; i < bytes; i++) {
+    const int d = abs ((int) got[i] - (int) expected[i]);
+    worst = d > worst ? d : worst;
+  }
+  ck_assert_msg (worst <= 1, "%s, %s range, sigma-r %g, %dx%d: max difference %d (or a byte off the view written)",
+      mode ? "separable" : "exact", lorentz ? "Lorentzian" : "Gaussian", b.sigma_r, w, h, worst);
+  cs_cpu_workspace_clear (&ws);
+  free (in);
+  free (expected);
+  free (got);
+}
+END_TEST
+
 START_TEST (test_workspace_bytes)
 {
   const Input in = { 97, 41, 4, 3, 1 };
@@ -429,6 +466,7 @@ int main (void)
   tcase_add_test (tc, test_tiny_sigma_and_short_partitions);
   tcase_add_test (tc, test_workspace_bytes);
   tcase_add_loop_test (tc, test_channel_views, 0, 3 * CS_TEST_N_VIEW_KINDS * 3);
+  tcase_add_loop_test (tc, test_one_channel_bilateral, 0, 2 * 2 * 3 * 3);
   tcase_add_test (tc, test_thread_pool);
   tcase_add_test (tc, test_thread_pool_after_fork);
   suite_add_tcase (s, tc);
