@@ -18,9 +18,11 @@
 #include "cs_simd.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Planes of floats with a border: `pitch` floats a row, `rows` rows, `plane` floats from one
- * channel's plane to the next (a vector's reach, 8 floats, past the last row). */
+ * channel's plane to the next (a vector's reach, 8 floats, past the last row: the lanes past
+ * the width of the last row's chunks read them). */
 typedef struct {
   float *data;
   int pitch, rows;
@@ -60,6 +62,15 @@ typedef struct {
 static int clampi (int v, int lo, int hi)
 {
   return v < lo ? lo : (v > hi ? hi : v);
+}
+
+/* The 8 floats after each plane's last row set to 0: lanes past the width read them, and a
+ * one-channel pass indexes its table with what they read (the workspace holds whatever the
+ * last frame left there). */
+static void clear_tails (const Planes *p, int nc)
+{
+  for (int c = 0; c < nc; c++)
+    memset (p->data + c * p->plane + (size_t) p->pitch * p->rows, 0, 8 * sizeof (float));
 }
 
 /* the padded input's rows [begin, end): each sample the view's nearest */
@@ -323,6 +334,7 @@ int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsB
   const double cx = 1.0 / (2.0 * px->sigma * px->sigma), cy = 1.0 / (2.0 * py->sigma * py->sigma);
 #define TAP(e, linear) cs_f8 ((float) (lorentz || (linear) ? exp (e) : log2e * (e)))
   cs_parallel_for (j.pad.rows, n_threads, pad_input, &j);
+  clear_tails (&j.pad, j.nc);
   if (separable) {
     for (int dx = -rx; dx <= rx; dx++)
       taps[dx + rx] = TAP (-(double) (dx * dx) * cx, by_table);

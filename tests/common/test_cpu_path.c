@@ -268,7 +268,8 @@ END_TEST
 
 /* One channel of bytes takes its range weights from a table (a gather where the CPU has AVX2,
  * lane by lane elsewhere): GRAY8-like views against the reference in both modes, both range
- * kernels and σr from where most taps weigh 0 to where all weigh about 1, at odd sizes. */
+ * kernels and σr from where most taps weigh 0 to where all weigh about 1, at odd sizes, in a
+ * workspace of NaNs (the lanes past the width index the table too). */
 START_TEST (test_one_channel_bilateral)
 {
   const int mode = _i % 2, lorentz = (_i / 2) % 2, s = (_i / 4) % 3, size = _i / 12;
@@ -286,7 +287,10 @@ START_TEST (test_one_channel_bilateral)
   b.sigma_r = sigmas_r[s];
   const CsChannels src = { w, h, 1, { in }, { (ptrdiff_t) pitch }, 1 };
   CsChannels ref = { w, h, 1, { expected }, { (ptrdiff_t) pitch }, 1 }, out = { w, h, 1, { got }, { (ptrdiff_t) pitch }, 1 };
+  /* a workspace holding what a frame before might have left: NaN everywhere */
   CsCpuWorkspace ws = { 0 };
+  ck_assert_int_eq (cs_cpu_workspace_reserve (&ws, cs_cpu_bilateral_workspace_bytes (&b, w, h, 3)), 0);
+  memset (ws.mem, 0xFF, ws.size);
   ck_assert_int_eq (cs_ref_bilateral_channels (&src, &ref, &b, 1, 1), 0);
   ck_assert_int_eq (cs_cpu_bilateral_channels (&src, &out, &b, &b, 3, &ws), 0);
   int worst = 0;
