@@ -3,6 +3,8 @@
  *   cs-bench-cpu photo.png [runs]
  * prints: bench filter=... path=cpu format=F size=1920x1080 params=... threads=N ms_median=...
  *         ms_min=... ns_per_sample=... (samples: 3 a pixel for RGBA, 1.5 for NV12, 1 for GRAY8)
+ *         per_sample_vs_rgba=... (NV12 and GRAY8: their ns_per_sample over the RGBA line's
+ *         just before, the same filter in the same run)
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <stdio.h>
@@ -54,7 +56,8 @@ int main (int argc, char **argv)
     }
   const CsChannels y_in = { w, h, 1, { luma }, { w }, 1 }, c_in = { cw, ch, 2, { uv, uv + 1 }, { 2 * cw, 2 * cw }, 2 };
   CsChannels y_out = { w, h, 1, { luma_out }, { w }, 1 }, c_out = { cw, ch, 2, { uv_out, uv_out + 1 }, { 2 * cw, 2 * cw }, 2 };
-  for (int f = 0; f < 4; f++)   /* edgeawaregauss, bilateral exact, recursivegauss, bilateral separable */
+  for (int f = 0; f < 4; f++) {   /* edgeawaregauss, bilateral exact, recursivegauss, bilateral separable */
+    double rgba_ns = 0;
     for (int format = 0; format < 3; format++) {
       double t[64];
       const int bl = f == 1 || f == 3;
@@ -91,9 +94,16 @@ int main (int argc, char **argv)
       }
       qsort (t + 1, runs, sizeof (double), cmp);
       const double samples = (double) w * h * (format == 0 ? 3.0 : format == 1 ? 1.5 : 1.0);
+      const double ns = t[1 + runs / 2] * 1e6 / samples;
+      if (format == 0)
+        rgba_ns = ns;
       printf ("bench filter=%s path=cpu format=%s size=1920x1080 params=%s threads=%d ms_median=%.1f ms_min=%.1f "
-          "ns_per_sample=%.2f\n", name, format_name, params, threads, t[1 + runs / 2], t[1], t[1 + runs / 2] * 1e6 / samples);
+          "ns_per_sample=%.2f", name, format_name, params, threads, t[1 + runs / 2], t[1], ns);
+      if (format != 0)
+        printf (" per_sample_vs_rgba=%.2f", ns / rgba_ns);
+      printf ("\n");
     }
+  }
   cs_cpu_workspace_clear (&ws);
   free (luma);
   free (luma_out);
