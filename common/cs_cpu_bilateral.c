@@ -126,6 +126,16 @@ static inline __attribute__ ((always_inline)) void store_chunk (const Job *j, in
   }
 }
 
+/* One tap of a one-channel chunk: sample q at q_at, its weight tap · table[q − low] */
+static inline __attribute__ ((always_inline)) void table_tap (const float *table, const float *q_at, CsF8 tap,
+    CsF8 low, const int by, CsF8 *num, CsF8 *den)
+{
+  const CsF8 q = cs_f8_load (q_at);
+  const CsF8 wt = tap * table_weight (table, __builtin_convertvector (q - low, CsI8), by);
+  *num += wt * q;
+  *den += wt;
+}
+
 /* The same for one channel of integers, the range weights from the table: the taps in two
  * interleaved sums each, so that a tap's additions do not wait on the last tap's (the loop
  * is short enough for that latency to bind it). */
@@ -140,20 +150,12 @@ static inline __attribute__ ((always_inline)) void table_chunk (const Job *j, in
     const float *row = p->in.data + (size_t) (y + dy) * p->in.pitch + x;
     const CsF8 *taps = p->taps + dy * p->nx;
     int dx = 0;
-    for (; dx + 1 < p->nx; dx += 2)
-#pragma GCC unroll 2
-      for (int k = 0; k < 2; k++) {
-        const CsF8 q = cs_f8_load (row + dx + k);
-        const CsF8 wt = taps[dx + k] * table_weight (table, __builtin_convertvector (q - low, CsI8), by);
-        num[k] += wt * q;
-        den[k] += wt;
-      }
-    if (dx < p->nx) {
-      const CsF8 q = cs_f8_load (row + dx);
-      const CsF8 wt = taps[dx] * table_weight (table, __builtin_convertvector (q - low, CsI8), by);
-      num[0] += wt * q;
-      den[0] += wt;
+    for (; dx + 1 < p->nx; dx += 2) {
+      table_tap (table, row + dx, taps[dx], low, by, &num[0], &den[0]);
+      table_tap (table, row + dx + 1, taps[dx + 1], low, by, &num[1], &den[1]);
     }
+    if (dx < p->nx)
+      table_tap (table, row + dx, taps[dx], low, by, &num[0], &den[0]);
   }
   const CsF8 sum = num[0] + num[1];
   store_chunk (j, x, y, 1, &sum, den[0] + den[1]);

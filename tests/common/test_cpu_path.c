@@ -205,8 +205,17 @@ START_TEST (test_tiny_sigma_and_short_partitions)
 }
 END_TEST
 
-/* What *_workspace_bytes says is what a call grows a fresh workspace to, for every filter
- * and mode, so that reserving it when caps are set leaves frames nothing to allocate. */
+/* the largest difference between two byte buffers */
+static int max_byte_difference (const uint8_t *a, const uint8_t *b, size_t n)
+{
+  int worst = 0;
+  for (size_t i = 0; i < n; i++) {
+    const int d = abs ((int) a[i] - (int) b[i]);
+    worst = d > worst ? d : worst;
+  }
+  return worst;
+}
+
 /* Channel views (GRAY8 and YUV) against the references: luma, NV12 / NV21 chroma, YUY2 luma and
  * YUY2 / UYVY chroma (rows with σ/2, columns with σ) inside one interleaved buffer of odd
  * pitch, I420 chroma as two planes of it; every byte off the view stays poison; the RGBA frame's workspace suffices. */
@@ -252,11 +261,7 @@ START_TEST (test_channel_views)
   ck_assert_int_eq (ret_ref, 0);
   ck_assert_int_eq (ret, 0);
   ck_assert_uint_eq (ws.size, reserved);   /* nothing grown: the RGBA workspace served */
-  int worst = 0;
-  for (size_t i = 0; i < bytes; i++) {
-    const int d = abs ((int) got[i] - (int) expected[i]);
-    worst = d > worst ? d : worst;
-  }
+  const int worst = max_byte_difference (got, expected, bytes);
   ck_assert_msg (worst <= 1, "filter %d, %s %dx%d: max difference %d (or a byte off the view written)", filter,
       k->name, w, h, worst);
   cs_cpu_workspace_clear (&ws);
@@ -293,11 +298,7 @@ START_TEST (test_one_channel_bilateral)
   memset (ws.mem, 0xFF, ws.size);
   ck_assert_int_eq (cs_ref_bilateral_channels (&src, &ref, &b, 1, 1), 0);
   ck_assert_int_eq (cs_cpu_bilateral_channels (&src, &out, &b, &b, 3, &ws), 0);
-  int worst = 0;
-  for (size_t i = 0; i < bytes; i++) {
-    const int d = abs ((int) got[i] - (int) expected[i]);
-    worst = d > worst ? d : worst;
-  }
+  const int worst = max_byte_difference (got, expected, bytes);
   ck_assert_msg (worst <= 1, "%s, %s range, sigma-r %g, %dx%d: max difference %d (or a byte off the view written)",
       mode ? "separable" : "exact", lorentz ? "Lorentzian" : "Gaussian", b.sigma_r, w, h, worst);
   cs_cpu_workspace_clear (&ws);
@@ -307,6 +308,8 @@ START_TEST (test_one_channel_bilateral)
 }
 END_TEST
 
+/* What *_workspace_bytes says is what a call grows a fresh workspace to, for every filter
+ * and mode, so that reserving it when caps are set leaves frames nothing to allocate. */
 START_TEST (test_workspace_bytes)
 {
   const Input in = { 97, 41, 4, 3, 1 };
