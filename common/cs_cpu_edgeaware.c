@@ -277,7 +277,7 @@ static void edgeaware_pass (const CsEdgeAwareParams *p, int it, float *data, int
     job.inits.ai_re[i] = (float) lj.coeffs.anticausal_init[i].re;
     job.inits.ai_im[i] = (float) lj.coeffs.anticausal_init[i].im;
   }
-  cs_parallel_for (n_lines, n_threads, pass_rows, &job);
+  cs_parallel_for_flushed (n_lines, n_threads, pass_rows, &job);
 }
 
 int cs_cpu_edgeaware_channels (const CsChannels *src, CsChannels *dst, const CsEdgeAwareParams *px,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cs_parallel.h"
+#include "cs_float_mode.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -12,6 +13,7 @@
 typedef struct Batch {
   CsRangeFn fn;
   void *arg;
+  unsigned long float_mode;   /* the caller's (cs_float_mode.h), for every chunk */
   int n_items, n_chunks;
   int next;        /* the first chunk no thread has taken */
   int remaining;   /* chunks not yet finished */
@@ -86,7 +88,12 @@ static void run_chunk (Batch *b, int c)
   mtx_unlock (&pool.lock);
   const int begin = (int) ((long long) c * b->n_items / b->n_chunks);
   const int end = (int) ((long long) (c + 1) * b->n_items / b->n_chunks);
+  const unsigned long own = cs_float_mode_get ();
+  if (own != b->float_mode)
+    cs_float_mode_set (b->float_mode);
   b->fn (b->arg, begin, end, c);
+  if (own != b->float_mode)
+    cs_float_mode_set (own);
   mtx_lock (&pool.lock);
   if (--b->remaining == 0)
     cnd_broadcast (&pool.done);
@@ -131,7 +138,7 @@ void cs_parallel_for (int n_items, int n_threads, CsRangeFn fn, void *arg)
       fn (arg, 0, n_items, 0);
     return;
   }
-  Batch b = { fn, arg, n_items, n_threads, 0, n_threads, NULL };
+  Batch b = { fn, arg, cs_float_mode_get (), n_items, n_threads, 0, n_threads, NULL };
   mtx_lock (&pool.lock);
   grow_pool (n_threads - 1);
   if (pool.last)
@@ -148,4 +155,11 @@ void cs_parallel_for (int n_items, int n_threads, CsRangeFn fn, void *arg)
       cnd_wait (&pool.done, &pool.lock);
   }
   mtx_unlock (&pool.lock);
+}
+
+void cs_parallel_for_flushed (int n_items, int n_threads, CsRangeFn fn, void *arg)
+{
+  const unsigned long before = cs_float_mode_flush_denormals ();
+  cs_parallel_for (n_items, n_threads, fn, arg);
+  cs_float_mode_restore (before);
 }

@@ -17,6 +17,11 @@ extern "C" {
 typedef void (*CsRangeFn) (void *arg, int begin, int end, int worker);
 void cs_parallel_for (int n_items, int n_threads, CsRangeFn fn, void *arg);
 
+/* The same with denormal floats flushed to zero in every chunk (cs_float_mode.h), for the
+ * passes whose recursions decay; the calling thread's mode is restored after. Chunks run in
+ * their caller's floating-point mode in either case, whichever thread runs them. */
+void cs_parallel_for_flushed (int n_items, int n_threads, CsRangeFn fn, void *arg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@
 
 #include "cs_cpu.h"
 #include "cs_metrics.h"
+#include "cs_float_mode.h"
 #include "cs_parallel.h"
 #include "cs_reference.h"
 #include "cs_test_images.h"
@@ -421,6 +422,7 @@ END_TEST
  * not all on the calling thread. */
 typedef struct {
   pthread_t who[4];
+  unsigned long mode[4];   /* the floating-point mode each chunk ran in */
 } Who;
 
 static void note_thread (void *arg, int begin, int end, int worker)
@@ -429,21 +431,27 @@ static void note_thread (void *arg, int begin, int end, int worker)
   (void) begin;
   (void) end;
   w->who[worker] = pthread_self ();
+  w->mode[worker] = cs_float_mode_get ();
   thrd_sleep (&(struct timespec) { .tv_nsec = 20 * 1000 * 1000 }, NULL);   /* time for the workers to take chunks */
+}
+
+static int threads_of (const Who *w)
+{
+  int n = 0;
+  for (int i = 0; i < 4; i++) {
+    int seen = 0;
+    for (int k = 0; k < i; k++)
+      seen |= pthread_equal (w->who[i], w->who[k]);
+    n += !seen;
+  }
+  return n;
 }
 
 static int distinct_threads (void)
 {
   Who w;
   cs_parallel_for (4, 4, note_thread, &w);
-  int n = 0;
-  for (int i = 0; i < 4; i++) {
-    int seen = 0;
-    for (int k = 0; k < i; k++)
-      seen |= pthread_equal (w.who[i], w.who[k]);
-    n += !seen;
-  }
-  return n;
+  return threads_of (&w);
 }
 
 START_TEST (test_thread_pool_after_fork)
@@ -456,6 +464,65 @@ START_TEST (test_thread_pool_after_fork)
   int status = 0;
   ck_assert_int_eq (waitpid (child, &status, 0), child);
   ck_assert_msg (WIFEXITED (status) && WEXITSTATUS (status) == 0, "after fork, the child's chunks all ran on one thread");
+}
+END_TEST
+
+/* Chunks run in their caller's floating-point mode whichever thread takes them, and the
+ * flushed loop flushes denormals in every chunk and restores the caller's mode after. */
+static void check_modes (int flushed_loop, unsigned long caller)
+{
+  Who w;
+  cs_float_mode_set (caller);
+  if (flushed_loop)
+    cs_parallel_for_flushed (4, 4, note_thread, &w);
+  else
+    cs_parallel_for (4, 4, note_thread, &w);
+  ck_assert_uint_eq (cs_float_mode_get (), caller);
+  ck_assert_int_gt (threads_of (&w), 1);
+  for (int i = 0; i < 4; i++)
+    ck_assert_uint_eq (w.mode[i], flushed_loop ? caller | CS_FLOAT_MODE_FLUSH : caller);
+}
+
+START_TEST (test_thread_pool_float_mode)
+{
+  const unsigned long own = cs_float_mode_get ();
+  for (int flushed_loop = 0; flushed_loop < 2; flushed_loop++) {
+    check_modes (flushed_loop, own & ~CS_FLOAT_MODE_FLUSH);
+    check_modes (flushed_loop, own | CS_FLOAT_MODE_FLUSH);
+  }
+  cs_float_mode_set (own);
+}
+END_TEST
+
+/* Lines of black after a white block, long enough for the recursions' tails to decay below
+ * float's normal range: the passes that flush those denormals stay within 1 LSB of the
+ * references (which keep them), and the caller's mode comes back unchanged. */
+START_TEST (test_decay_into_black)
+{
+  CsImage src = cs_test_image_new (2048, 12, 8, 3, 0);
+  for (int y = 2; y < 10; y++)
+    for (int x = 4; x < 40; x++)
+      memset (cs_image_pixel (&src, x, y), 255, 3);
+  CsTestJob jobs[3] = { { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () },
+    { .filter = CS_TEST_RECURSIVE, .rc = cs_recursive_params_default () },
+    { .filter = CS_TEST_EDGEAWARE, .ea = cs_edgeaware_params_default () } };
+  jobs[1].rc.algorithm = CS_RECURSIVE_YOUNG_VAN_VLIET;
+  const unsigned long own = cs_float_mode_get () & ~CS_FLOAT_MODE_FLUSH;
+  cs_float_mode_set (own);
+  for (int k = 0; k < 3; k++) {
+    CsImage ref = cs_test_image_new (src.width, src.height, 0, 3, 0);
+    CsImage out = cs_test_image_new (src.width, src.height, 4, 3, POISON);
+    CsCpuWorkspace ws = { 0 };
+    ck_assert_int_eq (cs_test_job_reference (&jobs[k], &src, &ref), 0);
+    ck_assert_int_eq (run_cpu (&jobs[k], &src, &out, 3, &ws), 0);
+    ck_assert_uint_eq (cs_float_mode_get (), own);
+    const CsErrorStats st = cs_compare_images (&out, &ref);
+    ck_assert_msg (st.max_abs <= 1, "filter %d: max abs error %.0f", k, st.max_abs);
+    cs_cpu_workspace_clear (&ws);
+    cs_test_image_free (&ref);
+    cs_test_image_free (&out);
+  }
+  cs_test_image_free (&src);
 }
 END_TEST
 
@@ -476,6 +543,8 @@ int main (void)
   tcase_add_loop_test (tc, test_one_channel_bilateral, 0, 2 * 2 * 3 * 3);
   tcase_add_test (tc, test_thread_pool);
   tcase_add_test (tc, test_thread_pool_after_fork);
+  tcase_add_test (tc, test_thread_pool_float_mode);
+  tcase_add_test (tc, test_decay_into_black);
   suite_add_tcase (s, tc);
   return cs_test_run_suite (s);
 }
