@@ -1,11 +1,13 @@
-/* Recursive Gaussian, fast CPU path (float, all cores): same recursions and partitions as
- * cs_ref_recursive.c; columns are filtered as rows of the transpose.
+/* Recursive Gaussian, fast CPU path (float, all cores, sixteen lines at a time in the
+ * vector lanes): the same recursions and partitions as cs_ref_recursive.c, each line's
+ * operations in the same order whatever the channel count or the lanes it runs in.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "cs_cpu.h"
 #include "cs_cpu_util.h"
 #include "cs_coeffs.h"
 #include "cs_parallel.h"
+#include "cs_simd.h"
 
 #include <math.h>
 #include <string.h>
@@ -18,145 +20,6 @@ typedef struct {
    * of the state (σ = 250: B ≈ 2.5e−7), so a float cascade loses the input. */
   double B, a1, a2, a3, M[3][3];
 } Coeffs;
-
-typedef struct {
-  float *data;
-  int width, height;
-  int segments, warmup;
-  int nc;             /* channels per sample: 1, 2 or 3 */
-  CsRecursiveAlgorithm algorithm;
-  Coeffs k;
-  void *lines;        /* per worker: a float line and a double line of n_max*3 */
-  size_t line_stride; /* values per line */
-} PassJob;
-
-static inline __attribute__ ((always_inline)) void deriche_segment (const PassJob *job, const float *f, int n, int st,
-    int en, float *out, const int nc)
-{
-  const Coeffs *k = &job->k;
-  const int s = st - job->warmup > 0 ? st - job->warmup : 0;
-  const int e = en - 1 + job->warmup < n - 1 ? en - 1 + job->warmup : n - 1;
-  float gr[2][3], gi[2][3];
-
-  for (int i = 0; i < 2; i++)
-    for (int c = 0; c < nc; c++) {
-      gr[i][c] = k->ci_re[i] * f[nc * s + c];
-      gi[i][c] = k->ci_im[i] * f[nc * s + c];
-    }
-  for (int x = s; x < en; x++) {
-    if (x > s)
-      for (int i = 0; i < 2; i++)
-        for (int c = 0; c < nc; c++) {
-          const float v = f[nc * x + c];
-          const float r = k->a_re[i] * v + k->b_re[i] * gr[i][c] - k->b_im[i] * gi[i][c];
-          const float m = k->a_im[i] * v + k->b_re[i] * gi[i][c] + k->b_im[i] * gr[i][c];
-          gr[i][c] = r;
-          gi[i][c] = m;
-        }
-    if (x >= st)
-      for (int c = 0; c < nc; c++)
-        out[nc * x + c] = gr[0][c] + gr[1][c];
-  }
-  for (int i = 0; i < 2; i++)
-    for (int c = 0; c < nc; c++) {
-      gr[i][c] = k->ai_re[i] * f[nc * e + c];
-      gi[i][c] = k->ai_im[i] * f[nc * e + c];
-    }
-  for (int x = e; x >= st; x--) {
-    if (x < e)
-      for (int i = 0; i < 2; i++)
-        for (int c = 0; c < nc; c++) {
-          const float v = f[nc * (x + 1) + c];
-          const float r = k->ab_re[i] * v + k->b_re[i] * gr[i][c] - k->b_im[i] * gi[i][c];
-          const float m = k->ab_im[i] * v + k->b_re[i] * gi[i][c] + k->b_im[i] * gr[i][c];
-          gr[i][c] = r;
-          gi[i][c] = m;
-        }
-    if (x < en)
-      for (int c = 0; c < nc; c++)
-        out[nc * x + c] += gr[0][c] + gr[1][c];
-  }
-}
-
-/* Forward pass of one partition of a Young–van Vliet line, into w[st, en). */
-static inline __attribute__ ((always_inline)) void yvv_forward (const PassJob *job, const float *f, int st, int en,
-    double *w, const int nc)
-{
-  const Coeffs *k = &job->k;
-  const int s = st - job->warmup > 0 ? st - job->warmup : 0;
-  double w1[3], w2[3], w3[3];
-  for (int c = 0; c < nc; c++)
-    w1[c] = w2[c] = w3[c] = f[nc * s + c];
-  for (int x = s; x < en; x++)
-    for (int c = 0; c < nc; c++) {
-      const double v = k->B * f[nc * x + c] + k->a1 * w1[c] + k->a2 * w2[c] + k->a3 * w3[c];
-      w3[c] = w2[c];
-      w2[c] = w1[c];
-      w1[c] = v;
-      if (x >= st)
-        w[nc * x + c] = v;
-    }
-}
-
-/* Backward pass of one partition, from Triggs–Sdika at e, on the whole line's w. */
-static inline __attribute__ ((always_inline)) void yvv_backward (const PassJob *job, const float *f, int n, int st,
-    int en, const double *w, float *out, const int nc)
-{
-  const Coeffs *k = &job->k;
-  const int s = st - job->warmup > 0 ? st - job->warmup : 0;
-  const int e = en - 1 + job->warmup < n - 1 ? en - 1 + job->warmup : n - 1;
-  double y1[3], y2[3], y3[3];
-  for (int c = 0; c < nc; c++) {
-    const double u = f[nc * e + c];
-    double dev[3], y[3];
-    for (int j = 0; j < 3; j++)   /* before st: the partition's own forward state, f[s] */
-      dev[j] = (e - j >= st ? w[nc * (e - j) + c] : f[nc * s + c]) - u;
-    for (int r = 0; r < 3; r++)
-      y[r] = u + k->M[r][0] * dev[0] + k->M[r][1] * dev[1] + k->M[r][2] * dev[2];
-    y1[c] = y[0];
-    y2[c] = y[1];
-    y3[c] = y[2];
-    if (e < en)
-      out[nc * e + c] = (float) y1[c];
-  }
-  for (int x = e - 1; x >= st; x--)
-    for (int c = 0; c < nc; c++) {
-      const double v = k->B * w[nc * x + c] + k->a1 * y1[c] + k->a2 * y2[c] + k->a3 * y3[c];
-      y3[c] = y2[c];
-      y2[c] = y1[c];
-      y1[c] = v;
-      if (x < en)
-        out[nc * x + c] = (float) v;
-    }
-}
-
-static inline __attribute__ ((always_inline)) void pass_rows_n (const PassJob *job, int begin, int end, int worker,
-    const int nc)
-{
-  const int n = job->width;
-  float *out = (float *) ((char *) job->lines + (size_t) worker * job->line_stride * 12);
-  double *w = (double *) (out + job->line_stride);
-  for (int y = begin; y < end; y++) {
-    float *row = job->data + (size_t) y * n * nc;
-    const int is_yvv = job->algorithm == CS_RECURSIVE_YOUNG_VAN_VLIET;
-    for (int pass = is_yvv ? 0 : 1; pass < 2; pass++)
-      for (int j = 0; j < job->segments; j++) {
-        int st, en;
-        cs_segment_bounds (n, job->segments, j, &st, &en);
-        if (en <= st)
-          continue;
-        if (!is_yvv)
-          deriche_segment (job, row, n, st, en, out, nc);
-        else if (pass == 0)
-          yvv_forward (job, row, st, en, w, nc);
-        else
-          yvv_backward (job, row, n, st, en, w, out, nc);
-      }
-    memcpy (row, out, (size_t) n * nc * sizeof (float));
-  }
-}
-
-CS_CPU_BY_CHANNELS (pass_rows, PassJob)
 
 static void set_coeffs (double sigma, Coeffs *k)
 {
@@ -183,40 +46,426 @@ static void set_coeffs (double sigma, Coeffs *k)
   memcpy (k->M, y.M, sizeof k->M);
 }
 
+/* Every line of a pass is a float column of a plane, each channel of each pixel row (the
+ * row pass) or pixel column (the column pass) a line of its own, so that sixteen lines run
+ * side by side in the vector lanes whatever the channel count: one line's recursion is a
+ * chain of dependent multiplications and additions, and a line at a time kept one chain per
+ * channel in flight (one for GRAY8 and a YUV plane, three for RGBA). A plane is stored in
+ * strips of eight lanes, each strip its n rows one after another, so that a pass reads and
+ * writes memory in order (docs/algorithms.md, "The CPU path"): lane l of row r is float
+ * ((l / 8)·n + r)·8 + l % 8. The frame goes bytes → row-pass strips (lanes: pixel rows ×
+ * channels, rows: x) → column-pass strips (lanes: pixel columns × channels, rows: y) →
+ * bytes. */
+#define STRIP 8
+
+static inline int strips_of (int lanes)
+{
+  return (lanes + STRIP - 1) / STRIP;
+}
+
+/* The row of two strips a pass filters together, and the few operations the recursions
+ * take, in the order of the reference's expressions. A struct of two eight-lane vectors
+ * rather than one of sixteen, which GCC splits through the stack where the target's
+ * registers are narrower. */
+typedef struct {
+  CsF8 v[2];
+} Lanes;
+typedef double CsD4 __attribute__ ((vector_size (4 * sizeof (double))));
+typedef float CsF4 __attribute__ ((vector_size (4 * sizeof (float))));
+typedef struct {   /* a strip's row in double, for Young–van Vliet */
+  CsD4 v[2];
+} LanesD;
+
+static inline __attribute__ ((always_inline)) Lanes mul (float a, Lanes x)
+{
+  return (Lanes) { { a * x.v[0], a * x.v[1] } };
+}
+
+static inline __attribute__ ((always_inline)) Lanes add (Lanes x, Lanes y)
+{
+  return (Lanes) { { x.v[0] + y.v[0], x.v[1] + y.v[1] } };
+}
+
+static inline __attribute__ ((always_inline)) Lanes sub (Lanes x, Lanes y)
+{
+  return (Lanes) { { x.v[0] - y.v[0], x.v[1] - y.v[1] } };
+}
+
+static inline __attribute__ ((always_inline)) LanesD mul_d (double a, LanesD x)
+{
+  return (LanesD) { { a * x.v[0], a * x.v[1] } };
+}
+
+static inline __attribute__ ((always_inline)) LanesD add_d (LanesD x, LanesD y)
+{
+  return (LanesD) { { x.v[0] + y.v[0], x.v[1] + y.v[1] } };
+}
+
+static inline __attribute__ ((always_inline)) LanesD sub_d (LanesD x, LanesD y)
+{
+  return (LanesD) { { x.v[0] - y.v[0], x.v[1] - y.v[1] } };
+}
+
+typedef struct {
+  const float *in;
+  float *out;
+  int n;              /* rows: the length of each line */
+  int segments, warmup;
+  CsRecursiveAlgorithm algorithm;
+  Coeffs k;
+  void *scratch;      /* per worker: n rows of eight doubles (Young–van Vliet's forward pass) */
+  size_t scratch_stride;   /* bytes per worker */
+} PassJob;
+
+/* Two strips filtered together; a chunk's odd last strip goes as both, stored once. */
+typedef struct {
+  const float *f[2];
+  float *o[2];
+  int both;
+} Window;
+
+static inline __attribute__ ((always_inline)) Lanes load_row (const Window *w, int x)
+{
+  Lanes v;
+  memcpy (&v.v[0], w->f[0] + STRIP * x, sizeof v.v[0]);
+  memcpy (&v.v[1], w->f[1] + STRIP * x, sizeof v.v[1]);
+  return v;
+}
+
+static inline __attribute__ ((always_inline)) Lanes load_out (const Window *w, int x)
+{
+  Lanes v;
+  memcpy (&v.v[0], w->o[0] + STRIP * x, sizeof v.v[0]);
+  memcpy (&v.v[1], w->o[1] + STRIP * x, sizeof v.v[1]);
+  return v;
+}
+
+static inline __attribute__ ((always_inline)) void store_row (const Window *w, int x, Lanes v)
+{
+  memcpy (w->o[0] + STRIP * x, &v.v[0], sizeof v.v[0]);
+  if (w->both)
+    memcpy (w->o[1] + STRIP * x, &v.v[1], sizeof v.v[1]);
+}
+
+static inline __attribute__ ((always_inline)) void bounds (const PassJob *job, int j, int *st, int *en, int *s, int *e)
+{
+  cs_segment_bounds (job->n, job->segments, j, st, en);
+  *s = *st - job->warmup > 0 ? *st - job->warmup : 0;
+  *e = *en - 1 + job->warmup < job->n - 1 ? *en - 1 + job->warmup : job->n - 1;
+}
+
+/* Deriche's causal sums into the output, then the anticausal ones added to them (the
+ * reference's deriche_line) */
+static inline __attribute__ ((always_inline)) void deriche_window (const PassJob *job, const Window *w)
+{
+  const Coeffs *k = &job->k;
+  for (int j = 0; j < job->segments; j++) {
+    int st, en, s, e;
+    bounds (job, j, &st, &en, &s, &e);
+    if (en <= st)
+      continue;
+    Lanes gr[2], gi[2];
+    Lanes v = load_row (w, s);
+#pragma GCC unroll 2
+    for (int i = 0; i < 2; i++) {
+      gr[i] = mul (k->ci_re[i], v);
+      gi[i] = mul (k->ci_im[i], v);
+    }
+    if (s >= st)
+      store_row (w, s, add (gr[0], gr[1]));
+    for (int x = s + 1; x < en; x++) {
+      v = load_row (w, x);
+#pragma GCC unroll 2
+      for (int i = 0; i < 2; i++) {
+        const Lanes r = sub (add (mul (k->a_re[i], v), mul (k->b_re[i], gr[i])), mul (k->b_im[i], gi[i]));
+        const Lanes m = add (add (mul (k->a_im[i], v), mul (k->b_re[i], gi[i])), mul (k->b_im[i], gr[i]));
+        gr[i] = r;
+        gi[i] = m;
+      }
+      if (x >= st)
+        store_row (w, x, add (gr[0], gr[1]));
+    }
+    v = load_row (w, e);
+#pragma GCC unroll 2
+    for (int i = 0; i < 2; i++) {
+      gr[i] = mul (k->ai_re[i], v);
+      gi[i] = mul (k->ai_im[i], v);
+    }
+    if (e < en)
+      store_row (w, e, add (load_out (w, e), add (gr[0], gr[1])));
+    for (int x = e - 1; x >= st; x--) {
+      /* v is f[x + 1] */
+#pragma GCC unroll 2
+      for (int i = 0; i < 2; i++) {
+        const Lanes r = sub (add (mul (k->ab_re[i], v), mul (k->b_re[i], gr[i])), mul (k->b_im[i], gi[i]));
+        const Lanes m = add (add (mul (k->ab_im[i], v), mul (k->b_re[i], gi[i])), mul (k->b_im[i], gr[i]));
+        gr[i] = r;
+        gi[i] = m;
+      }
+      v = load_row (w, x);
+      if (x < en)
+        store_row (w, x, add (load_out (w, x), add (gr[0], gr[1])));
+    }
+  }
+}
+
+static inline __attribute__ ((always_inline)) LanesD load_d (const float *strip, int x)
+{
+  CsF4 v[2];
+  memcpy (v, strip + STRIP * x, sizeof v);
+  return (LanesD) { { __builtin_convertvector (v[0], CsD4), __builtin_convertvector (v[1], CsD4) } };
+}
+
+static inline __attribute__ ((always_inline)) void store_d (float *strip, int x, LanesD v)
+{
+  const CsF4 f[2] = { __builtin_convertvector (v.v[0], CsF4), __builtin_convertvector (v.v[1], CsF4) };
+  memcpy (strip + STRIP * x, f, sizeof f);
+}
+
+/* Young–van Vliet (the reference's yvv_line) on one strip, in double: the forward pass of
+ * every partition into `fwd`, then the backward passes from Triggs–Sdika's start. */
+static inline __attribute__ ((always_inline)) void yvv_strip (const PassJob *job, const float *f, float *o, LanesD *fwd)
+{
+  const Coeffs *k = &job->k;
+  for (int j = 0; j < job->segments; j++) {
+    int st, en, s, e;
+    bounds (job, j, &st, &en, &s, &e);
+    if (en <= st)
+      continue;
+    LanesD w1 = load_d (f, s), w2 = w1, w3 = w1;
+    for (int x = s; x < en; x++) {
+      const LanesD v = add_d (add_d (add_d (mul_d (k->B, load_d (f, x)), mul_d (k->a1, w1)), mul_d (k->a2, w2)),
+          mul_d (k->a3, w3));
+      w3 = w2;
+      w2 = w1;
+      w1 = v;
+      if (x >= st)
+        fwd[x] = v;
+    }
+  }
+  for (int j = 0; j < job->segments; j++) {
+    int st, en, s, e;
+    bounds (job, j, &st, &en, &s, &e);
+    if (en <= st)
+      continue;
+    const LanesD u = load_d (f, e);
+    LanesD dev[3], y[3];
+#pragma GCC unroll 3
+    for (int i = 0; i < 3; i++)   /* before st: the partition's own forward state, f[s] */
+      dev[i] = sub_d (e - i >= st ? fwd[e - i] : load_d (f, s), u);
+#pragma GCC unroll 3
+    for (int r = 0; r < 3; r++)
+      y[r] = add_d (add_d (add_d (u, mul_d (k->M[r][0], dev[0])), mul_d (k->M[r][1], dev[1])), mul_d (k->M[r][2], dev[2]));
+    LanesD y1 = y[0], y2 = y[1], y3 = y[2];
+    if (e < en)
+      store_d (o, e, y1);
+    for (int x = e - 1; x >= st; x--) {
+      const LanesD v = add_d (add_d (add_d (mul_d (k->B, fwd[x]), mul_d (k->a1, y1)), mul_d (k->a2, y2)), mul_d (k->a3, y3));
+      y3 = y2;
+      y2 = y1;
+      y1 = v;
+      if (x < en)
+        store_d (o, x, v);
+    }
+  }
+}
+
+/* Strips [begin, end) of the plane, two at a time. */
+static CS_SIMD_CLONES void pass_strips (void *arg, int begin, int end, int worker)
+{
+  const PassJob *job = arg;
+  const size_t strip = (size_t) job->n * STRIP;
+  LanesD *fwd = (LanesD *) ((char *) job->scratch + (size_t) worker * job->scratch_stride);
+  for (int s = begin; s < end; s += 2) {
+    if (job->algorithm == CS_RECURSIVE_YOUNG_VAN_VLIET) {
+      for (int t = s; t < s + 2 && t < end; t++)
+        yvv_strip (job, job->in + t * strip, job->out + t * strip, fwd);
+      continue;
+    }
+    const int next = s + 1 < end ? s + 1 : s;
+    const Window w = { { job->in + s * strip, job->in + next * strip }, { job->out + s * strip, job->out + next * strip },
+      next != s };
+    deriche_window (job, &w);
+  }
+}
+
+/* Filters the lines of `strips` strips of n rows, in into out, with p's filter. */
+static void pass (const CsRecursiveParams *p, const float *in, float *out, int n, int strips, void *scratch,
+    size_t scratch_stride, int n_threads)
+{
+  PassJob job = {
+    .in = in,
+    .out = out,
+    .n = n,
+    .segments = p->blocks_per_stripe > 0 && !cs_recursive_carries (p) ? p->blocks_per_stripe : 1,
+    .warmup = (int) ceil (p->kappa * p->sigma),
+    .algorithm = p->algorithm,
+    .scratch = scratch,
+    .scratch_stride = scratch_stride,
+  };
+  set_coeffs (p->sigma, &job.k);
+  cs_parallel_for_flushed (strips, n_threads, pass_strips, &job);
+}
+
 typedef struct {
   const CsChannels *src;
   CsChannels *dst;
-  float *v;
-} RowsJob;
+  const float *in;
+  float *out;
+  int nc;
+} LayoutJob;
 
-static void unpack (void *arg, int begin, int end, int worker)
+/* The layout changes go by blocks of 8 pixel rows or columns: a block's lanes (8·nc, lane
+ * q its pixel q / nc and channel q % nc) fill nc strips exactly, so that inside a whole block
+ * every offset is a constant of the channel count. Blocks that the frame's edge cuts go
+ * sample by sample. GROUP blocks of the other direction at a time keep a worker's reads
+ * within a few pages. */
+#define GROUP 8
+
+/* Bytes → row-pass strips for pixel-row blocks [begin, end); lanes past the last row zero
+ * (no denormals or NaN from a stale workspace in the lanes no one reads). */
+static inline __attribute__ ((always_inline)) void unpack_n (const LayoutJob *j, int begin, int end, int worker,
+    const int nc)
 {
-  const RowsJob *j = arg;
+  const CsChannels *c = j->src;
+  const int w = c->width, h = c->height, strips = strips_of (h * nc), step = c->step;
   (void) worker;
-  cs_cpu_unpack_channels (j->src, j->v, begin, end);
+  for (int v = begin; v < end; v++) {
+    float *o = j->out + (size_t) nc * v * w * STRIP;
+    const size_t strip = (size_t) w * STRIP;
+    if (STRIP * v + STRIP <= h) {
+      const uint8_t *row[STRIP * 3];
+      for (int q = 0; q < STRIP * nc; q++)
+        row[q] = cs_channels_sample (c, q % nc, 0, STRIP * v + q / nc);
+      for (int x = 0; x < w; x++)
+#pragma GCC unroll 24
+        for (int q = 0; q < STRIP * nc; q++)
+          o[(q / STRIP) * strip + STRIP * x + q % STRIP] = row[q][(ptrdiff_t) x * step];
+      continue;
+    }
+    for (int q = 0; q < STRIP * nc && nc * v + q / STRIP < strips; q++) {
+      const int y = STRIP * v + q / nc;
+      for (int x = 0; x < w; x++)
+        o[(q / STRIP) * strip + STRIP * x + q % STRIP] = y < h ? *cs_channels_sample (c, q % nc, x, y) : 0.f;
+    }
+  }
 }
 
-static void pack (void *arg, int begin, int end, int worker)
+static CS_SIMD_CLONES void unpack (void *arg, int begin, int end, int worker)
 {
-  const RowsJob *j = arg;
+  const LayoutJob *j = arg;
+  switch (j->nc) {
+    case 1: unpack_n (j, begin, end, worker, 1); break;
+    case 2: unpack_n (j, begin, end, worker, 2); break;
+    default: unpack_n (j, begin, end, worker, 3); break;
+  }
+}
+
+/* Row-pass strips → column-pass strips for pixel-column blocks [begin, end), the lanes past
+ * the last column zero */
+static inline __attribute__ ((always_inline)) void transpose_n (const LayoutJob *j, int begin, int end, int worker,
+    const int nc)
+{
+  const int w = j->src->width, h = j->src->height, lanes = w * nc, strips = strips_of (lanes);
+  const size_t a_strip = (size_t) w * STRIP, b_strip = (size_t) h * STRIP;
   (void) worker;
-  cs_cpu_pack_channels (j->v, j->dst, begin, end);
+  for (int v0 = 0; STRIP * v0 < h; v0 += GROUP)
+    for (int u = begin; u < end; u++)
+      for (int v = v0; v < v0 + GROUP && STRIP * v < h; v++) {
+        const float *a = j->in + (size_t) nc * v * a_strip + (size_t) STRIP * STRIP * u;
+        float *b = j->out + (size_t) nc * u * b_strip + (size_t) STRIP * STRIP * v;
+        if (STRIP * u + STRIP <= w && STRIP * v + STRIP <= h) {
+#pragma GCC unroll 8
+          for (int yl = 0; yl < STRIP; yl++)
+#pragma GCC unroll 24
+            for (int q = 0; q < STRIP * nc; q++) {
+              const int qa = yl * nc + q % nc;   /* the sample's lane in the block's row-pass strips */
+              b[(q / STRIP) * b_strip + STRIP * yl + q % STRIP] =
+                  a[(qa / STRIP) * a_strip + STRIP * (q / nc) + qa % STRIP];
+            }
+          continue;
+        }
+        for (int q = 0; q < STRIP * nc && nc * u + q / STRIP < strips; q++)
+          for (int yl = 0; yl < STRIP && STRIP * v + yl < h; yl++) {
+            const int qa = yl * nc + q % nc;
+            b[(q / STRIP) * b_strip + STRIP * yl + q % STRIP] =
+                STRIP * u * nc + q < lanes ? a[(qa / STRIP) * a_strip + STRIP * (q / nc) + qa % STRIP] : 0.f;
+          }
+      }
 }
 
-/* values per worker line: a float and a double line of n_max·3 */
-static size_t line_stride_of (int w, int h)
+static CS_SIMD_CLONES void transpose (void *arg, int begin, int end, int worker)
 {
-  const int n_max = w > h ? w : h;
-  return ((size_t) n_max * 3 + 1) & ~(size_t) 1;  /* keeps doubles aligned */
+  const LayoutJob *j = arg;
+  switch (j->nc) {
+    case 1: transpose_n (j, begin, end, worker, 1); break;
+    case 2: transpose_n (j, begin, end, worker, 2); break;
+    default: transpose_n (j, begin, end, worker, 3); break;
+  }
 }
 
-/* the frame as floats, its transpose, the workers' lines */
+/* eight samples as bytes: cs_quantise_f lane by lane (NaN and v <= 0 give 0, v >= 254.5 255) */
+static inline __attribute__ ((always_inline)) CsI8 quantise (CsF8 v)
+{
+  const CsI8 positive = v > 0.f, large = v >= 254.5f;
+  CsF8 t = (CsF8) ((CsI8) v & positive);
+  t = (CsF8) (((CsI8) t & ~large) | ((CsI8) cs_f8 (254.5f) & large));
+  return __builtin_convertvector (t + 0.5f, CsI8);
+}
+
+/* Column-pass strips → bytes for pixel-column blocks [begin, end) */
+static inline __attribute__ ((always_inline)) void pack_n (const LayoutJob *j, int begin, int end, int worker,
+    const int nc)
+{
+  CsChannels *c = j->dst;
+  const int w = c->width, h = c->height, lanes = w * nc, strips = strips_of (lanes), step = c->step;
+  const size_t b_strip = (size_t) h * STRIP;
+  (void) worker;
+  for (int y0 = 0; y0 < h; y0 += GROUP * STRIP)
+    for (int u = begin; u < end; u++) {
+      const float *b = j->in + (size_t) nc * u * b_strip;
+      const int whole = STRIP * u + STRIP <= w;
+      for (int y = y0; y < y0 + GROUP * STRIP && y < h; y++) {
+        uint8_t *row[3];
+        for (int ch = 0; ch < nc; ch++)
+          row[ch] = cs_channels_sample (c, ch, STRIP * u, y);
+        if (whole) {
+#pragma GCC unroll 3
+          for (int s = 0; s < nc; s++) {
+            const CsI8 q8 = quantise (cs_f8_load (b + s * b_strip + STRIP * y));
+#pragma GCC unroll 8
+            for (int l = 0; l < STRIP; l++)
+              row[(STRIP * s + l) % nc][(ptrdiff_t) ((STRIP * s + l) / nc) * step] = (uint8_t) q8[l];
+          }
+          continue;
+        }
+        for (int s = 0; s < nc && nc * u + s < strips; s++) {
+          const CsI8 q8 = quantise (cs_f8_load (b + s * b_strip + STRIP * y));
+          for (int l = 0; l < STRIP && STRIP * (nc * u + s) + l < lanes; l++)
+            row[(STRIP * s + l) % nc][(ptrdiff_t) ((STRIP * s + l) / nc) * step] = (uint8_t) q8[l];
+        }
+      }
+    }
+}
+
+static CS_SIMD_CLONES void pack (void *arg, int begin, int end, int worker)
+{
+  const LayoutJob *j = arg;
+  switch (j->nc) {
+    case 1: pack_n (j, begin, end, worker, 1); break;
+    case 2: pack_n (j, begin, end, worker, 2); break;
+    default: pack_n (j, begin, end, worker, 3); break;
+  }
+}
+
+/* the two planes of strips (each the larger layout of an RGBA frame), the workers' scratch */
 static void workspace_sizes (int w, int h, int n_threads, size_t sizes[3])
 {
-  const size_t npix = (size_t) w * h;
-  sizes[0] = npix * 3 * sizeof (float);
-  sizes[1] = npix * 3 * sizeof (float);
-  sizes[2] = (size_t) n_threads * line_stride_of (w, h) * (sizeof (float) + sizeof (double));
+  const size_t rows_layout = (size_t) strips_of (3 * h) * STRIP * w, columns_layout = (size_t) strips_of (3 * w) * STRIP * h;
+  const size_t plane = rows_layout > columns_layout ? rows_layout : columns_layout;
+  sizes[0] = plane * sizeof (float);
+  sizes[1] = plane * sizeof (float);
+  sizes[2] = (size_t) n_threads * (size_t) (w > h ? w : h) * sizeof (LanesD);
 }
 
 size_t cs_cpu_recursive_workspace_bytes (const CsRecursiveParams *p, int width, int height, int n_threads)
@@ -237,47 +486,30 @@ int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams 
   return cs_cpu_recursive_channels (&in, &out, p, p, n_threads, ws);
 }
 
-static PassJob pass_job (const CsRecursiveParams *p, float *data, int n, int n_lines, int nc, void *lines,
-    size_t line_stride)
-{
-  PassJob job = {
-    .data = data,
-    .width = n,
-    .height = n_lines,
-    .segments = p->blocks_per_stripe > 0 && !cs_recursive_carries (p) ? p->blocks_per_stripe : 1,
-    .warmup = (int) ceil (p->kappa * p->sigma),
-    .nc = nc,
-    .algorithm = p->algorithm,
-    .lines = lines,
-    .line_stride = line_stride,
-  };
-  set_coeffs (p->sigma, &job.k);
-  return job;
-}
-
 int cs_cpu_recursive_channels (const CsChannels *src, CsChannels *dst, const CsRecursiveParams *px,
     const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws)
 {
   const int w = src->width, h = src->height, nc = src->channels;
-  const size_t line_stride = line_stride_of (w, h);
   n_threads = cs_cpu_threads (n_threads);
   size_t sizes[3];
   workspace_sizes (w, h, n_threads, sizes);
   void *a[3];
   if (cs_workspace_carve (ws, 3, sizes, a) != 0)
     return -1;
-  float *v = a[0], *v_t = a[1];
-  RowsJob rj = { src, dst, v };
-  cs_parallel_for (h, n_threads, unpack, &rj);
-
-  if (!cs_recursive_is_identity (px) || !cs_recursive_is_identity (py)) {
-    PassJob rows = pass_job (px, v, w, h, nc, a[2], line_stride);
-    cs_parallel_for (h, n_threads, pass_rows, &rows);
-    cs_cpu_transpose (v, v_t, w, h, nc * sizeof (float), n_threads);
-    PassJob columns = pass_job (py, v_t, h, w, nc, a[2], line_stride);
-    cs_parallel_for (w, n_threads, pass_rows, &columns);
-    cs_cpu_transpose (v_t, v, h, w, nc * sizeof (float), n_threads);
-  }
-  cs_parallel_for (h, n_threads, pack, &rj);
+  float *p0 = a[0], *p1 = a[1];
+  const int row_strips = strips_of (h * nc), column_strips = strips_of (w * nc);
+  const size_t scratch_stride = (size_t) (w > h ? w : h) * sizeof (LanesD);
+  LayoutJob j = { src, dst, NULL, p0, nc };
+  cs_parallel_for ((h + STRIP - 1) / STRIP, n_threads, unpack, &j);
+  const int identity = cs_recursive_is_identity (px) && cs_recursive_is_identity (py);
+  if (!identity)
+    pass (px, p0, p1, w, row_strips, a[2], scratch_stride, n_threads);
+  j.in = identity ? p0 : p1;
+  j.out = identity ? p1 : p0;
+  cs_parallel_for ((w + STRIP - 1) / STRIP, n_threads, transpose, &j);
+  if (!identity)
+    pass (py, p0, p1, h, column_strips, a[2], scratch_stride, n_threads);
+  j.in = p1;
+  cs_parallel_for ((w + STRIP - 1) / STRIP, n_threads, pack, &j);
   return 0;
 }
