@@ -3,45 +3,78 @@
 #include "cs_float_mode.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <threads.h>
+#include <time.h>
 
 #define CS_MAX_THREADS 64
 
-/* One cs_parallel_for call's chunks, on its caller's stack while it waits. */
-typedef struct Batch {
+/* How long a thread that has nothing to do polls before it sleeps: a frame's loops come
+ * back to back (a YUV recursivegauss frame makes ten in ~2 ms), and waking a sleeping
+ * thread costs more than the gap between them (docs/performance.md, "CPU path"). */
+#define SPIN_NS 50000
+
+/* One cs_parallel_for call, on its caller's stack while it waits. */
+typedef struct {
   CsRangeFn fn;
   void *arg;
   unsigned long float_mode;   /* the caller's (cs_float_mode.h), for every chunk */
   int n_items, n_chunks;
-  int next;        /* the first chunk no thread has taken */
-  int remaining;   /* chunks not yet finished */
-  struct Batch *later;
+  atomic_int remaining;       /* chunks not yet finished */
 } Batch;
 
-/* The process's workers: started as calls ask for them (never more than CS_MAX_THREADS − 1),
- * then waiting for batches, so that a call costs a wake-up rather than creating and joining
- * threads (a frame of the CPU path makes several calls: docs/performance.md, "CPU path"). */
+/* A chunk offered to one worker. */
+typedef struct {
+  Batch *batch;
+  int chunk;
+} Offer;
+
+/* Each worker has a slot of its own, so that handing out chunks takes no shared lock: a
+ * caller offers a chunk by storing its address into an empty slot, the worker takes it by
+ * exchanging it for NULL, and a caller that finds its offer still there when its own chunk
+ * is done takes it back and runs it itself (the worker was busy with another caller's
+ * chunk, or asleep). A worker touches a batch only between taking an offer and counting its
+ * chunk done, and the caller returns only once every chunk is counted. */
+typedef struct {
+  _Atomic (Offer *) offer;
+  atomic_int sleeping;
+  mtx_t lock;
+  cnd_t wake;
+} Slot;
+
+/* The process's workers: started as calls ask for them (never more than CS_MAX_THREADS − 1)
+ * and kept, so that a call costs a store per worker rather than creating and joining
+ * threads (a frame of the CPU path makes several calls). */
 static struct {
   once_flag once;
   bool ready;
-  mtx_t lock;
-  cnd_t work, done;
-  Batch *first, *last;   /* batches with chunks not yet taken, oldest first */
-  int workers;
+  mtx_t lock;    /* starting workers; callers sleeping until their chunks are done */
+  cnd_t done;
+  atomic_int workers;
+  atomic_uint next_slot;   /* where callers start looking for empty slots, spread */
+  Slot slots[CS_MAX_THREADS - 1];
 } pool = { .once = ONCE_FLAG_INIT };
 
-static bool pool_objects_init (void)
+static bool objects_init (void)
 {
-  return mtx_init (&pool.lock, mtx_plain) == thrd_success && cnd_init (&pool.work) == thrd_success &&
-      cnd_init (&pool.done) == thrd_success;
+  if (mtx_init (&pool.lock, mtx_plain) != thrd_success || cnd_init (&pool.done) != thrd_success)
+    return false;
+  for (int i = 0; i < CS_MAX_THREADS - 1; i++) {
+    Slot *s = &pool.slots[i];
+    atomic_store (&s->offer, NULL);
+    atomic_store (&s->sleeping, 0);
+    if (mtx_init (&s->lock, mtx_plain) != thrd_success || cnd_init (&s->wake) != thrd_success)
+      return false;
+  }
+  return true;
 }
 
 /* fork() copies only the calling thread: the child gets no workers and no other thread's
- * batches, and a lock the parent held. The lock is taken around the fork, and the child
- * starts afresh: its first parallel loops start its own workers (with the parent's count it
- * would have run every chunk on the calling thread). */
+ * offers, and locks the parent's threads held. The pool's lock is taken around the fork (no
+ * worker starts meanwhile), and the child starts afresh: its first parallel loops start its
+ * own workers (with the parent's count it would have run every chunk on the calling thread). */
 static void before_fork (void)
 {
   mtx_lock (&pool.lock);
@@ -54,38 +87,33 @@ static void after_fork_parent (void)
 
 static void after_fork_child (void)
 {
-  pool.first = pool.last = NULL;
-  pool.workers = 0;
-  pool.ready = pool_objects_init ();
+  atomic_store (&pool.workers, 0);
+  pool.ready = objects_init ();
 }
 
 static void pool_init (void)
 {
-  pool.ready = pool_objects_init () && pthread_atfork (before_fork, after_fork_parent, after_fork_child) == 0;
+  pool.ready = objects_init () && pthread_atfork (before_fork, after_fork_parent, after_fork_child) == 0;
 }
 
-/* Under the lock: takes b's next chunk, unlinking b once all are taken. */
-static int take_chunk (Batch *b)
+static inline void relax (void)
 {
-  const int chunk = b->next++;
-  if (b->next == b->n_chunks) {
-    Batch **at = &pool.first;
-    Batch *before = NULL;
-    while (*at != b) {
-      before = *at;
-      at = &(*at)->later;
-    }
-    *at = b->later;
-    if (pool.last == b)
-      pool.last = before;
-  }
-  return chunk;
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause ();
+#elif defined(__aarch64__)
+  __asm__ __volatile__ ("yield");
+#endif
 }
 
-/* Runs chunk c of b without the lock, then counts it done. */
+static long long elapsed_ns (const struct timespec *t0)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return (t.tv_sec - t0->tv_sec) * 1000000000LL + (t.tv_nsec - t0->tv_nsec);
+}
+
 static void run_chunk (Batch *b, int c)
 {
-  mtx_unlock (&pool.lock);
   const int begin = (int) ((long long) c * b->n_items / b->n_chunks);
   const int end = (int) ((long long) (c + 1) * b->n_items / b->n_chunks);
   const unsigned long own = cs_float_mode_get ();
@@ -94,35 +122,89 @@ static void run_chunk (Batch *b, int c)
   b->fn (b->arg, begin, end, c);
   if (own != b->float_mode)
     cs_float_mode_set (own);
-  mtx_lock (&pool.lock);
-  if (--b->remaining == 0)
-    cnd_broadcast (&pool.done);
 }
 
-static int worker_main (void *unused)
+/* Counts a chunk done; the last one wakes a caller that sleeps on it. Touches no batch after. */
+static void chunk_done (Batch *b)
 {
-  (void) unused;
-  mtx_lock (&pool.lock);
+  if (atomic_fetch_sub (&b->remaining, 1) == 1) {
+    mtx_lock (&pool.lock);
+    cnd_broadcast (&pool.done);
+    mtx_unlock (&pool.lock);
+  }
+}
+
+/* The next offer in slot s: polled for SPIN_NS, then slept for. */
+static Offer *next_offer (Slot *s)
+{
+  struct timespec t0;
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  for (unsigned i = 1;; i++) {
+    if (atomic_load_explicit (&s->offer, memory_order_relaxed)) {
+      Offer *o = atomic_exchange (&s->offer, NULL);
+      if (o)
+        return o;   /* else taken back meanwhile */
+    }
+    relax ();
+    if (i % 64 == 0 && elapsed_ns (&t0) > SPIN_NS)
+      break;
+  }
+  Offer *o;
+  mtx_lock (&s->lock);
+  atomic_store (&s->sleeping, 1);
+  while (!(o = atomic_exchange (&s->offer, NULL)))
+    cnd_wait (&s->wake, &s->lock);
+  atomic_store (&s->sleeping, 0);
+  mtx_unlock (&s->lock);
+  return o;
+}
+
+static int worker_main (void *slot)
+{
   for (;;) {
-    while (!pool.first)
-      cnd_wait (&pool.work, &pool.lock);
-    Batch *b = pool.first;
-    run_chunk (b, take_chunk (b));
+    Offer *o = next_offer (slot);
+    Batch *b = o->batch;
+    run_chunk (b, o->chunk);
+    chunk_done (b);
   }
   return 0;
 }
 
-/* Under the lock: starts workers until there are `wanted` (fewer where threads cannot be
- * created: the callers then run more of their own chunks). */
+/* Starts workers until there are `wanted` (fewer where threads cannot be created: the
+ * callers then run more of their own chunks). */
 static void grow_pool (int wanted)
 {
-  while (pool.workers < wanted) {
+  if (atomic_load (&pool.workers) >= wanted)
+    return;
+  mtx_lock (&pool.lock);
+  for (int n = atomic_load (&pool.workers); n < wanted; n++) {
     thrd_t t;
-    if (thrd_create (&t, worker_main, NULL) != thrd_success)
-      return;
+    if (thrd_create (&t, worker_main, &pool.slots[n]) != thrd_success)
+      break;
     thrd_detach (t);
-    pool.workers++;
+    atomic_store (&pool.workers, n + 1);
   }
+  mtx_unlock (&pool.lock);
+}
+
+/* Offers chunk c to an empty slot; the slot's index, or −1 where every slot is busy. */
+static int offer (Offer *o, int workers)
+{
+  const unsigned start = atomic_fetch_add (&pool.next_slot, 1);
+  for (int k = 0; k < workers; k++) {
+    const int i = (int) ((start + (unsigned) k) % (unsigned) workers);
+    Slot *s = &pool.slots[i];
+    Offer *empty = NULL;
+    if (!atomic_compare_exchange_strong (&s->offer, &empty, o))
+      continue;
+    if (atomic_load (&s->sleeping)) {
+      mtx_lock (&s->lock);
+      cnd_signal (&s->wake);
+      mtx_unlock (&s->lock);
+    }
+    return i;
+  }
+  return -1;
 }
 
 void cs_parallel_for (int n_items, int n_threads, CsRangeFn fn, void *arg)
@@ -138,22 +220,35 @@ void cs_parallel_for (int n_items, int n_threads, CsRangeFn fn, void *arg)
       fn (arg, 0, n_items, 0);
     return;
   }
-  Batch b = { fn, arg, cs_float_mode_get (), n_items, n_threads, 0, n_threads, NULL };
-  mtx_lock (&pool.lock);
   grow_pool (n_threads - 1);
-  if (pool.last)
-    pool.last->later = &b;
-  else
-    pool.first = &b;
-  pool.last = &b;
-  cnd_broadcast (&pool.work);
-  /* the caller takes chunks too, so that its call finishes whatever the workers are doing */
-  while (b.remaining > 0) {
-    if (b.next < b.n_chunks)
-      run_chunk (&b, take_chunk (&b));
-    else
-      cnd_wait (&pool.done, &pool.lock);
+  Batch b = { fn, arg, cs_float_mode_get (), n_items, n_threads, n_threads };
+  Offer offers[CS_MAX_THREADS];
+  int slot_of[CS_MAX_THREADS];
+  const int workers = atomic_load (&pool.workers);
+  for (int c = 1; c < n_threads; c++) {
+    offers[c] = (Offer) { &b, c };
+    slot_of[c] = workers > 0 ? offer (&offers[c], workers) : -1;
   }
+  /* the caller runs chunk 0, then every chunk no worker has taken */
+  run_chunk (&b, 0);
+  chunk_done (&b);
+  for (int c = 1; c < n_threads; c++) {
+    Offer *mine = &offers[c];
+    if (slot_of[c] >= 0 && !atomic_compare_exchange_strong (&pool.slots[slot_of[c]].offer, &mine, NULL))
+      continue;   /* a worker has it */
+    run_chunk (&b, c);
+    chunk_done (&b);
+  }
+  struct timespec t0;
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  for (unsigned i = 1; atomic_load (&b.remaining) > 0; i++) {
+    relax ();
+    if (i % 64 == 0 && elapsed_ns (&t0) > SPIN_NS)
+      break;
+  }
+  mtx_lock (&pool.lock);
+  while (atomic_load (&b.remaining) > 0)
+    cnd_wait (&pool.done, &pool.lock);
   mtx_unlock (&pool.lock);
 }
 

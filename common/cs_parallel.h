@@ -12,8 +12,9 @@ extern "C" {
  * chunks, on the calling thread and the process's workers (started by the first calls that
  * need them, kept for the next), and returns when all are done. worker is the chunk's index
  * (0 <= worker < n_threads), for per-chunk scratch: each chunk runs once, on one thread.
- * Calls from several threads at once share the workers; where threads cannot be started
- * the calling thread runs the chunks. */
+ * Calls from several threads at once, and calls from inside a chunk, share the workers: a
+ * chunk no idle worker has taken by the time the caller's own is done runs on the caller,
+ * as do all of them where threads cannot be started. */
 typedef void (*CsRangeFn) (void *arg, int begin, int end, int worker);
 void cs_parallel_for (int n_items, int n_threads, CsRangeFn fn, void *arg);
 
