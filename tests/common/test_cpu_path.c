@@ -418,6 +418,67 @@ START_TEST (test_thread_pool)
 }
 END_TEST
 
+/* Six callers at once, each making loops of random sizes whose chunks take random times
+ * and sometimes make loops of their own, two deep: every item is visited once. Callers
+ * outnumber the workers, so offers are taken back and chunks run on their callers. */
+typedef struct {
+  int n, depth;
+  unsigned seed;
+  atomic_int *seen;
+  atomic_int bad;
+} Random;
+
+static void random_chunk (void *arg, int begin, int end, int worker)
+{
+  Random *r = arg;
+  (void) worker;
+  for (int i = begin; i < end; i++)
+    atomic_fetch_add (&r->seen[i], 1);
+  const unsigned h = r->seed * (unsigned) (begin + 1) * 2654435761u;
+  for (volatile unsigned k = 0; k < h % 4000; k = k + 1)
+    ;
+  if (r->depth < 2 && h % 7 == 0) {
+    Random inner = { (int) (1 + h % 50), r->depth + 1, h, calloc (50, sizeof (atomic_int)), 0 };
+    cs_parallel_for (inner.n, (int) (2 + h % 15), random_chunk, &inner);
+    for (int i = 0; i < inner.n; i++)
+      if (atomic_load (&inner.seen[i]) != 1)
+        atomic_store (&r->bad, 1);
+    if (atomic_load (&inner.bad))
+      atomic_store (&r->bad, 1);
+    free (inner.seen);
+  }
+}
+
+static int random_loops (void *arg)
+{
+  unsigned s = (unsigned) (size_t) arg;
+  for (int round = 0; round < 400; round++) {
+    s = s * 1103515245u + 12345u;
+    Random r = { (int) (1 + (s >> 8) % 120), 0, s, calloc (120, sizeof (atomic_int)), 0 };
+    cs_parallel_for (r.n, (int) (2 + (s >> 4) % 16), random_chunk, &r);
+    int ok = !atomic_load (&r.bad);
+    for (int i = 0; i < r.n; i++)
+      ok &= atomic_load (&r.seen[i]) == 1;
+    free (r.seen);
+    if (!ok)
+      return 1;
+  }
+  return 0;
+}
+
+START_TEST (test_thread_pool_random)
+{
+  thrd_t t[6];
+  for (int i = 0; i < 6; i++)
+    ck_assert_int_eq (thrd_create (&t[i], random_loops, (void *) (size_t) (i + 1)), thrd_success);
+  for (int i = 0; i < 6; i++) {
+    int rc = -1;
+    thrd_join (t[i], &rc);
+    ck_assert_msg (rc == 0, "caller %d: an item not visited once", i);
+  }
+}
+END_TEST
+
 /* After fork() the child's loops run on workers of its own (the parent's are not copied),
  * not all on the calling thread. */
 typedef struct {
@@ -542,6 +603,7 @@ int main (void)
   tcase_add_loop_test (tc, test_channel_views, 0, 3 * CS_TEST_N_VIEW_KINDS * 3);
   tcase_add_loop_test (tc, test_one_channel_bilateral, 0, 2 * 2 * 3 * 3);
   tcase_add_test (tc, test_thread_pool);
+  tcase_add_test (tc, test_thread_pool_random);
   tcase_add_test (tc, test_thread_pool_after_fork);
   tcase_add_test (tc, test_thread_pool_float_mode);
   tcase_add_test (tc, test_decay_into_black);
