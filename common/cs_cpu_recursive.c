@@ -52,7 +52,7 @@ static void set_coeffs (double sigma, Coeffs *k)
  * chain of dependent multiplications and additions, and a line at a time kept one chain per
  * channel in flight (one for GRAY8 and a YUV plane, three for RGBA). A plane is stored in
  * strips of eight lanes, each strip its n rows one after another, so that a pass reads and
- * writes memory in order (docs/algorithms.md, "The CPU path"): lane l of row r is float
+ * writes memory in order (docs/algorithms.md, section 10): lane l of row r is float
  * ((l / 8)·n + r)·8 + l % 8. The frame goes bytes → row-pass strips (lanes: pixel rows ×
  * channels, rows: x) → column-pass strips (lanes: pixel columns × channels, rows: y) →
  * bytes. */
