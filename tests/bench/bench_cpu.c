@@ -4,7 +4,8 @@
  * prints: bench filter=... path=cpu format=F size=1920x1080 params=... threads=N ms_median=...
  *         ms_min=... ns_per_sample=... (samples: 3 a pixel for RGBA, 1.5 for NV12, 1 for GRAY8)
  *         per_sample_vs_rgba=... (NV12 and GRAY8: their ns_per_sample over the RGBA line's
- *         just before, the same filter in the same run)
+ *         just before, the same filter in the same run; each run times the three formats in
+ *         turn, 1..63 runs)
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <stdio.h>
@@ -34,7 +35,7 @@ int main (int argc, char **argv)
     fprintf (stderr, "usage: %s photo.png [runs]\n", argv[0]);
     return 2;
   }
-  const int runs = argc > 2 ? atoi (argv[2]) : 7;
+  const int asked = argc > 2 ? atoi (argv[2]) : 7, runs = asked < 1 ? 1 : asked > 63 ? 63 : asked;
   CsImage photo = cs_png_load (argv[1]);
   if (!photo.width)
     return 1;
@@ -56,24 +57,24 @@ int main (int argc, char **argv)
     }
   const CsChannels y_in = { w, h, 1, { luma }, { w }, 1 }, c_in = { cw, ch, 2, { uv, uv + 1 }, { 2 * cw, 2 * cw }, 2 };
   CsChannels y_out = { w, h, 1, { luma_out }, { w }, 1 }, c_out = { cw, ch, 2, { uv_out, uv_out + 1 }, { 2 * cw, 2 * cw }, 2 };
+  const CsEdgeAwareParams e = cs_edgeaware_params_default (), e2 = cs_edgeaware_params_subsampled (&e, 2);
+  const CsRecursiveParams rc = cs_recursive_params_default (), rc2 = cs_recursive_params_subsampled (&rc, 2);
   for (int f = 0; f < 4; f++) {   /* edgeawaregauss, bilateral exact, recursivegauss, bilateral separable */
-    double rgba_ns = 0;
-    for (int format = 0; format < 3; format++) {
-      double t[64];
-      const int bl = f == 1 || f == 3;
-      const char *name = f == 0 ? "edgeawaregauss" : bl ? "bilateral" : "recursivegauss";
-      const char *params = f == 0 ? "sigma=20,sigma-r=40,iterations=2"
-          : f == 1               ? "sigma=2,sigma-r=25,radius=4"
-          : f == 3               ? "sigma=2,sigma-r=25,radius=4,mode=separable"
-                                 : "sigma=5";
-      const char *format_name = format == 0 ? "RGBA" : format == 1 ? "NV12" : "GRAY8";
-      const CsEdgeAwareParams e = cs_edgeaware_params_default (), e2 = cs_edgeaware_params_subsampled (&e, 2);
-      CsBilateralParams b = cs_bilateral_params_default ();
-      b.radius = 4;
-      b.mode = f == 3 ? CS_BILATERAL_SEPARABLE : CS_BILATERAL_EXACT;
-      const CsBilateralParams b2 = cs_bilateral_params_subsampled (&b, 2);
-      const CsRecursiveParams rc = cs_recursive_params_default (), rc2 = cs_recursive_params_subsampled (&rc, 2);
-      for (int r = 0; r <= runs && r < 64; r++) {
+    const int bl = f == 1 || f == 3;
+    const char *name = f == 0 ? "edgeawaregauss" : bl ? "bilateral" : "recursivegauss";
+    const char *params = f == 0 ? "sigma=20,sigma-r=40,iterations=2"
+        : f == 1               ? "sigma=2,sigma-r=25,radius=4"
+        : f == 3               ? "sigma=2,sigma-r=25,radius=4,mode=separable"
+                               : "sigma=5";
+    CsBilateralParams b = cs_bilateral_params_default ();
+    b.radius = 4;
+    b.mode = f == 3 ? CS_BILATERAL_SEPARABLE : CS_BILATERAL_EXACT;
+    const CsBilateralParams b2 = cs_bilateral_params_subsampled (&b, 2);
+    /* the formats in turn within each run, so that the machine's drift (other tenants, clocks)
+     * falls on all three alike and their ratios compare like with like */
+    double t[3][64];
+    for (int r = 0; r <= runs && r < 64; r++)
+      for (int format = 0; format < 3; format++) {
         const double t0 = now_ms ();
         int ret = 0;
         if (format == 0) {
@@ -90,15 +91,19 @@ int main (int argc, char **argv)
         }
         if (ret != 0)
           return 1;
-        t[r] = now_ms () - t0;   /* run 0 is the warm-up (page faults of the workspace) */
+        t[format][r] = now_ms () - t0;   /* run 0 is the warm-up (page faults of the workspace) */
       }
-      qsort (t + 1, runs, sizeof (double), cmp);
+    double rgba_ns = 0;
+    for (int format = 0; format < 3; format++) {
+      const char *format_name = format == 0 ? "RGBA" : format == 1 ? "NV12" : "GRAY8";
+      qsort (t[format] + 1, runs, sizeof (double), cmp);
+      const double median = t[format][1 + runs / 2];
       const double samples = (double) w * h * (format == 0 ? 3.0 : format == 1 ? 1.5 : 1.0);
-      const double ns = t[1 + runs / 2] * 1e6 / samples;
+      const double ns = median * 1e6 / samples;
       if (format == 0)
         rgba_ns = ns;
-      printf ("bench filter=%s path=cpu format=%s size=1920x1080 params=%s threads=%d ms_median=%.1f ms_min=%.1f "
-          "ns_per_sample=%.2f", name, format_name, params, threads, t[1 + runs / 2], t[1], ns);
+      printf ("bench filter=%s path=cpu format=%s size=1920x1080 params=%s threads=%d ms_median=%.2f ms_min=%.2f "
+          "ns_per_sample=%.2f", name, format_name, params, threads, median, t[format][1], ns);
       if (format != 0)
         printf (" per_sample_vs_rgba=%.2f", ns / rgba_ns);
       printf ("\n");
