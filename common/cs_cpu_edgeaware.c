@@ -165,7 +165,7 @@ static void prepare_rows (void *arg, int begin, int end, int worker)
       max_d = dv > max_d ? dv : max_d;
     }
   }
-  job->max_d[worker] = max_d;
+  job->max_d[worker] = max_d > job->max_d[worker] ? max_d : job->max_d[worker];   /* a thread runs several chunks */
 }
 
 typedef struct {

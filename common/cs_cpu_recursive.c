@@ -110,6 +110,7 @@ typedef struct {
   const float *in;
   float *out;
   int n;              /* rows: the length of each line */
+  int strips;
   int segments, warmup;
   CsRecursiveAlgorithm algorithm;
   Coeffs k;
@@ -117,7 +118,7 @@ typedef struct {
   size_t scratch_stride;   /* bytes per worker */
 } PassJob;
 
-/* Two strips filtered together; a chunk's odd last strip goes as both, stored once. */
+/* Two strips filtered together; the plane's odd last strip goes as both, stored once. */
 typedef struct {
   const float *f[2];
   float *o[2];
@@ -270,19 +271,20 @@ static inline __attribute__ ((always_inline)) void yvv_strip (const PassJob *job
   }
 }
 
-/* Strips [begin, end) of the plane, two at a time. */
+/* Windows [begin, end) of the plane: strips 2i and 2i + 1, the last strip alone as both
+ * halves of its window, stored once. */
 static CS_SIMD_CLONES void pass_strips (void *arg, int begin, int end, int worker)
 {
   const PassJob *job = arg;
   const size_t strip = (size_t) job->n * STRIP;
   LanesD *fwd = (LanesD *) ((char *) job->scratch + (size_t) worker * job->scratch_stride);
-  for (int s = begin; s < end; s += 2) {
+  for (int i = begin; i < end; i++) {
+    const int s = 2 * i, next = s + 1 < job->strips ? s + 1 : s;
     if (job->algorithm == CS_RECURSIVE_YOUNG_VAN_VLIET) {
-      for (int t = s; t < s + 2 && t < end; t++)
+      for (int t = s; t <= next; t++)
         yvv_strip (job, job->in + t * strip, job->out + t * strip, fwd);
       continue;
     }
-    const int next = s + 1 < end ? s + 1 : s;
     const Window w = { { job->in + s * strip, job->in + next * strip }, { job->out + s * strip, job->out + next * strip },
       next != s };
     deriche_window (job, &w);
@@ -297,6 +299,7 @@ static void pass (const CsRecursiveParams *p, const float *in, float *out, int n
     .in = in,
     .out = out,
     .n = n,
+    .strips = strips,
     .segments = p->blocks_per_stripe > 0 && !cs_recursive_carries (p) ? p->blocks_per_stripe : 1,
     .warmup = (int) ceil (p->kappa * p->sigma),
     .algorithm = p->algorithm,
@@ -304,7 +307,7 @@ static void pass (const CsRecursiveParams *p, const float *in, float *out, int n
     .scratch_stride = scratch_stride,
   };
   set_coeffs (p->sigma, &job.k);
-  cs_parallel_for_flushed (strips, n_threads, pass_strips, &job);
+  cs_parallel_for_flushed ((strips + 1) / 2, n_threads, pass_strips, &job);
 }
 
 typedef struct {

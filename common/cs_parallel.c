@@ -16,16 +16,22 @@
  * thread costs more than the gap between them (docs/performance.md, "CPU path"). */
 #define SPIN_NS 50000
 
+/* Chunks a loop is cut into per thread: the threads that finish first take the rest, so a
+ * loop whose items do not divide evenly, or a thread that starts late, costs a small chunk
+ * rather than a thread's share (a 960x540 chroma plane's 68 row blocks among 16 threads). */
+#define CHUNKS_PER_THREAD 4
+
 /* One cs_parallel_for call, on its caller's stack while it waits. */
 typedef struct {
   CsRangeFn fn;
   void *arg;
   unsigned long float_mode;   /* the caller's (cs_float_mode.h), for every chunk */
   int n_items, n_chunks;
+  atomic_int next;            /* the first chunk no thread has claimed */
   atomic_int remaining;       /* chunks not yet finished */
 } Batch;
 
-/* A chunk offered to one worker. */
+/* A thread's first chunk, offered to one worker; its index is the thread's in the loop. */
 typedef struct {
   Batch *batch;
   int chunk;
@@ -112,18 +118,6 @@ static long long elapsed_ns (const struct timespec *t0)
   return (t.tv_sec - t0->tv_sec) * 1000000000LL + (t.tv_nsec - t0->tv_nsec);
 }
 
-static void run_chunk (Batch *b, int c)
-{
-  const int begin = (int) ((long long) c * b->n_items / b->n_chunks);
-  const int end = (int) ((long long) (c + 1) * b->n_items / b->n_chunks);
-  const unsigned long own = cs_float_mode_get ();
-  if (own != b->float_mode)
-    cs_float_mode_set (b->float_mode);
-  b->fn (b->arg, begin, end, c);
-  if (own != b->float_mode)
-    cs_float_mode_set (own);
-}
-
 /* Counts a chunk done; the last one wakes a caller that sleeps on it. Touches no batch after. */
 static void chunk_done (Batch *b)
 {
@@ -132,6 +126,28 @@ static void chunk_done (Batch *b)
     cnd_broadcast (&pool.done);
     mtx_unlock (&pool.lock);
   }
+}
+
+/* Runs chunk c as the loop's thread `thread`, then the chunks it claims after it. The next
+ * is claimed before c is counted done, so that the batch outlives the claim. */
+static void run_chunks (Batch *b, int c, int thread)
+{
+  const unsigned long own = cs_float_mode_get ();
+  if (own != b->float_mode)
+    cs_float_mode_set (b->float_mode);
+  for (;;) {
+    const int begin = (int) ((long long) c * b->n_items / b->n_chunks);
+    const int end = (int) ((long long) (c + 1) * b->n_items / b->n_chunks);
+    b->fn (b->arg, begin, end, thread);
+    const int next = atomic_fetch_add (&b->next, 1);
+    if (next >= b->n_chunks)
+      break;
+    chunk_done (b);
+    c = next;
+  }
+  if (own != b->float_mode)
+    cs_float_mode_set (own);
+  chunk_done (b);
 }
 
 /* The next offer in slot s: polled for SPIN_NS, then slept for. */
@@ -163,9 +179,7 @@ static int worker_main (void *slot)
 {
   for (;;) {
     Offer *o = next_offer (slot);
-    Batch *b = o->batch;
-    run_chunk (b, o->chunk);
-    chunk_done (b);
+    run_chunks (o->batch, o->chunk, o->chunk);
   }
   return 0;
 }
@@ -221,7 +235,8 @@ void cs_parallel_for (int n_items, int n_threads, CsRangeFn fn, void *arg)
     return;
   }
   grow_pool (n_threads - 1);
-  Batch b = { fn, arg, cs_float_mode_get (), n_items, n_threads, n_threads };
+  const int chunks = n_items / n_threads >= CHUNKS_PER_THREAD ? n_threads * CHUNKS_PER_THREAD : n_items;
+  Batch b = { fn, arg, cs_float_mode_get (), n_items, chunks, n_threads, chunks };
   Offer offers[CS_MAX_THREADS];
   int slot_of[CS_MAX_THREADS];
   const int workers = atomic_load (&pool.workers);
@@ -229,15 +244,13 @@ void cs_parallel_for (int n_items, int n_threads, CsRangeFn fn, void *arg)
     offers[c] = (Offer) { &b, c };
     slot_of[c] = workers > 0 ? offer (&offers[c], workers) : -1;
   }
-  /* the caller runs chunk 0, then every chunk no worker has taken */
-  run_chunk (&b, 0);
-  chunk_done (&b);
+  /* the caller runs chunk 0 and what it claims after, then every offer no worker has taken */
+  run_chunks (&b, 0, 0);
   for (int c = 1; c < n_threads; c++) {
     Offer *mine = &offers[c];
     if (slot_of[c] >= 0 && !atomic_compare_exchange_strong (&pool.slots[slot_of[c]].offer, &mine, NULL))
       continue;   /* a worker has it */
-    run_chunk (&b, c);
-    chunk_done (&b);
+    run_chunks (&b, c, 0);
   }
   struct timespec t0;
   clock_gettime (CLOCK_MONOTONIC, &t0);
