@@ -76,35 +76,23 @@ typedef struct {   /* a strip's row in double, for Young–van Vliet */
   CsD4 v[2];
 } LanesD;
 
-static inline __attribute__ ((always_inline)) Lanes mul (float a, Lanes x)
-{
-  return (Lanes) { { a * x.v[0], a * x.v[1] } };
-}
-
-static inline __attribute__ ((always_inline)) Lanes add (Lanes x, Lanes y)
-{
-  return (Lanes) { { x.v[0] + y.v[0], x.v[1] + y.v[1] } };
-}
-
-static inline __attribute__ ((always_inline)) Lanes sub (Lanes x, Lanes y)
-{
-  return (Lanes) { { x.v[0] - y.v[0], x.v[1] - y.v[1] } };
-}
-
-static inline __attribute__ ((always_inline)) LanesD mul_d (double a, LanesD x)
-{
-  return (LanesD) { { a * x.v[0], a * x.v[1] } };
-}
-
-static inline __attribute__ ((always_inline)) LanesD add_d (LanesD x, LanesD y)
-{
-  return (LanesD) { { x.v[0] + y.v[0], x.v[1] + y.v[1] } };
-}
-
-static inline __attribute__ ((always_inline)) LanesD sub_d (LanesD x, LanesD y)
-{
-  return (LanesD) { { x.v[0] - y.v[0], x.v[1] - y.v[1] } };
-}
+/* mul (by a scalar), add and sub of a pair of vectors, lane by lane: for Lanes (float) and,
+ * suffixed _d, LanesD (double) */
+#define PAIR_OPS(T, Scalar, suffix) \
+  static inline __attribute__ ((always_inline)) T mul##suffix (Scalar a, T x) \
+  { \
+    return (T) { { a * x.v[0], a * x.v[1] } }; \
+  } \
+  static inline __attribute__ ((always_inline)) T add##suffix (T x, T y) \
+  { \
+    return (T) { { x.v[0] + y.v[0], x.v[1] + y.v[1] } }; \
+  } \
+  static inline __attribute__ ((always_inline)) T sub##suffix (T x, T y) \
+  { \
+    return (T) { { x.v[0] - y.v[0], x.v[1] - y.v[1] } }; \
+  }
+PAIR_OPS (Lanes, float, )
+PAIR_OPS (LanesD, double, _d)
 
 typedef struct {
   const float *in;
@@ -125,19 +113,12 @@ typedef struct {
   int both;
 } Window;
 
-static inline __attribute__ ((always_inline)) Lanes load_row (const Window *w, int x)
+/* row x of the two strips at a and b */
+static inline __attribute__ ((always_inline)) Lanes load_pair (const float *a, const float *b, int x)
 {
   Lanes v;
-  memcpy (&v.v[0], w->f[0] + STRIP * x, sizeof v.v[0]);
-  memcpy (&v.v[1], w->f[1] + STRIP * x, sizeof v.v[1]);
-  return v;
-}
-
-static inline __attribute__ ((always_inline)) Lanes load_out (const Window *w, int x)
-{
-  Lanes v;
-  memcpy (&v.v[0], w->o[0] + STRIP * x, sizeof v.v[0]);
-  memcpy (&v.v[1], w->o[1] + STRIP * x, sizeof v.v[1]);
+  memcpy (&v.v[0], a + STRIP * x, sizeof v.v[0]);
+  memcpy (&v.v[1], b + STRIP * x, sizeof v.v[1]);
   return v;
 }
 
@@ -166,7 +147,7 @@ static inline __attribute__ ((always_inline)) void deriche_window (const PassJob
     if (en <= st)
       continue;
     Lanes gr[2], gi[2];
-    Lanes v = load_row (w, s);
+    Lanes v = load_pair (w->f[0], w->f[1], s);
 #pragma GCC unroll 2
     for (int i = 0; i < 2; i++) {
       gr[i] = mul (k->ci_re[i], v);
@@ -175,7 +156,7 @@ static inline __attribute__ ((always_inline)) void deriche_window (const PassJob
     if (s >= st)
       store_row (w, s, add (gr[0], gr[1]));
     for (int x = s + 1; x < en; x++) {
-      v = load_row (w, x);
+      v = load_pair (w->f[0], w->f[1], x);
 #pragma GCC unroll 2
       for (int i = 0; i < 2; i++) {
         const Lanes r = sub (add (mul (k->a_re[i], v), mul (k->b_re[i], gr[i])), mul (k->b_im[i], gi[i]));
@@ -186,14 +167,14 @@ static inline __attribute__ ((always_inline)) void deriche_window (const PassJob
       if (x >= st)
         store_row (w, x, add (gr[0], gr[1]));
     }
-    v = load_row (w, e);
+    v = load_pair (w->f[0], w->f[1], e);
 #pragma GCC unroll 2
     for (int i = 0; i < 2; i++) {
       gr[i] = mul (k->ai_re[i], v);
       gi[i] = mul (k->ai_im[i], v);
     }
     if (e < en)
-      store_row (w, e, add (load_out (w, e), add (gr[0], gr[1])));
+      store_row (w, e, add (load_pair (w->o[0], w->o[1], e), add (gr[0], gr[1])));
     for (int x = e - 1; x >= st; x--) {
       /* v is f[x + 1] */
 #pragma GCC unroll 2
@@ -203,9 +184,9 @@ static inline __attribute__ ((always_inline)) void deriche_window (const PassJob
         gr[i] = r;
         gi[i] = m;
       }
-      v = load_row (w, x);
+      v = load_pair (w->f[0], w->f[1], x);
       if (x < en)
-        store_row (w, x, add (load_out (w, x), add (gr[0], gr[1])));
+        store_row (w, x, add (load_pair (w->o[0], w->o[1], x), add (gr[0], gr[1])));
     }
   }
 }
@@ -354,15 +335,7 @@ static inline __attribute__ ((always_inline)) void unpack_n (const LayoutJob *j,
   }
 }
 
-static CS_SIMD_CLONES void unpack (void *arg, int begin, int end, int worker)
-{
-  const LayoutJob *j = arg;
-  switch (j->nc) {
-    case 1: unpack_n (j, begin, end, worker, 1); break;
-    case 2: unpack_n (j, begin, end, worker, 2); break;
-    default: unpack_n (j, begin, end, worker, 3); break;
-  }
-}
+CS_CPU_BY_CHANNELS_WITH (unpack, LayoutJob, CS_SIMD_CLONES)
 
 /* Row-pass strips → column-pass strips for pixel-column blocks [begin, end), the lanes past
  * the last column zero */
@@ -397,15 +370,7 @@ static inline __attribute__ ((always_inline)) void transpose_n (const LayoutJob 
       }
 }
 
-static CS_SIMD_CLONES void transpose (void *arg, int begin, int end, int worker)
-{
-  const LayoutJob *j = arg;
-  switch (j->nc) {
-    case 1: transpose_n (j, begin, end, worker, 1); break;
-    case 2: transpose_n (j, begin, end, worker, 2); break;
-    default: transpose_n (j, begin, end, worker, 3); break;
-  }
-}
+CS_CPU_BY_CHANNELS_WITH (transpose, LayoutJob, CS_SIMD_CLONES)
 
 /* eight samples as bytes: cs_quantise_f lane by lane (NaN and v <= 0 give 0, v >= 254.5 255) */
 static inline __attribute__ ((always_inline)) CsI8 quantise (CsF8 v)
@@ -451,15 +416,7 @@ static inline __attribute__ ((always_inline)) void pack_n (const LayoutJob *j, i
     }
 }
 
-static CS_SIMD_CLONES void pack (void *arg, int begin, int end, int worker)
-{
-  const LayoutJob *j = arg;
-  switch (j->nc) {
-    case 1: pack_n (j, begin, end, worker, 1); break;
-    case 2: pack_n (j, begin, end, worker, 2); break;
-    default: pack_n (j, begin, end, worker, 3); break;
-  }
-}
+CS_CPU_BY_CHANNELS_WITH (pack, LayoutJob, CS_SIMD_CLONES)
 
 /* the two planes of strips (each the larger layout of an RGBA frame), the workers' scratch */
 static void workspace_sizes (int w, int h, int n_threads, size_t sizes[3])

@@ -33,9 +33,11 @@ void cs_cpu_copy_alpha (const CsImage *src, CsImage *dst, int n_threads);
 
 /* A cs_parallel_for body `name` that calls name##_n (job, begin, end, worker, nc) with the
  * job's channel count as a constant: one specialisation per count, whose loops over channels
- * unroll. The job type has an int field nc. */
-#define CS_CPU_BY_CHANNELS(name, JobType) \
-  static void name (void *arg, int begin, int end, int worker) \
+ * unroll. The job type has an int field nc. _WITH gives the function attributes (e.g.
+ * CS_SIMD_CLONES). */
+#define CS_CPU_BY_CHANNELS(name, JobType) CS_CPU_BY_CHANNELS_WITH (name, JobType, )
+#define CS_CPU_BY_CHANNELS_WITH(name, JobType, attributes) \
+  static attributes void name (void *arg, int begin, int end, int worker) \
   { \
     const JobType *job_ = (const JobType *) arg; \
     switch (job_->nc) { \
