@@ -40,6 +40,39 @@ static inline __attribute__ ((always_inline)) CsF8 cs_f8 (float v)
   return zero + v;   /* a broadcast, where the initialiser of eight v took eight inserts */
 }
 
+/* The 8 × 8 block of rows r[0..7] transposed in place (r[i][j] ↔ r[j][i]): shuffles only,
+ * bit for bit. */
+static inline __attribute__ ((always_inline)) void cs_f8_transpose8 (CsF8 r[8])
+{
+  CsF8 t[8], u[8];
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = __builtin_shufflevector (r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+    t[i + 1] = __builtin_shufflevector (r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+  }
+  for (int i = 0; i < 8; i += 4)
+    for (int k = 0; k < 2; k++) {
+      u[i + 2 * k] = __builtin_shufflevector (t[i + k], t[i + k + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+      u[i + 2 * k + 1] = __builtin_shufflevector (t[i + k], t[i + k + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+  for (int k = 0; k < 4; k++) {
+    r[k] = __builtin_shufflevector (u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+    r[k + 4] = __builtin_shufflevector (u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+  }
+}
+
+/* The same for a 4 × 4 block of pairs of floats (rows of four pairs, as 64-bit lanes). */
+typedef int64_t CsL4 __attribute__ ((vector_size (32)));
+
+static inline __attribute__ ((always_inline)) void cs_l4_transpose4 (CsL4 r[4])
+{
+  const CsL4 a0 = __builtin_shufflevector (r[0], r[1], 0, 4, 2, 6), a1 = __builtin_shufflevector (r[0], r[1], 1, 5, 3, 7);
+  const CsL4 a2 = __builtin_shufflevector (r[2], r[3], 0, 4, 2, 6), a3 = __builtin_shufflevector (r[2], r[3], 1, 5, 3, 7);
+  r[0] = __builtin_shufflevector (a0, a2, 0, 1, 4, 5);
+  r[1] = __builtin_shufflevector (a1, a3, 0, 1, 4, 5);
+  r[2] = __builtin_shufflevector (a0, a2, 2, 3, 6, 7);
+  r[3] = __builtin_shufflevector (a1, a3, 2, 3, 6, 7);
+}
+
 /* eight floats from p, any alignment */
 static inline __attribute__ ((always_inline)) CsF8 cs_f8_load (const float *p)
 {
