@@ -11,165 +11,348 @@
 #include "cs_cpu_util.h"
 #include "cs_coeffs.h"
 #include "cs_parallel.h"
+#include "cs_simd.h"
 
 #include "cs_cmplx.h"
 #include <math.h>
 #include <string.h>
 
-/* Per D and pole: causal g = cc f[k] + cp f[k−1] + bd g;
- * anticausal g = an f[k+1] + ac f[k] + bd g (eq. 4 with Φ expanded). */
-typedef struct {
-  float bd_re, bd_im, cc_re, cc_im, cp_re, cp_im, an_re, an_im, ac_re, ac_im;
-} PoleTerms;
+/* Per D, the two poles side by side as (re, im) pairs, lane by lane the reference's terms
+ * of eq. 4 with Φ expanded: causal g' = cc f[k] + cp f[k−1] + bd g, anticausal
+ * g' = an f[k+1] + ac f[k] + bd g, the complex product bd g as bd_re·g + bd_im·swap(g) with
+ * bd_im negated in the real lanes (x + (−b)y is x − by exactly). */
+typedef float CsF4 __attribute__ ((vector_size (16)));
 
 typedef struct {
-  PoleTerms pole[2];
+  CsF4 cc, cp, an, ac, bd_re, bd_im;
   double dt;   /* in double, as the reference's warm-up search sums it: a threshold κσ_i can
                 * equal a sum of Δt exactly, and float sums could decide such ties otherwise */
 } SpacingTerms;
 
 typedef struct {
-  float ci_re[2], ci_im[2];   /* causal steady state per unit input: a/(1−b) */
-  float ai_re[2], ai_im[2];   /* anticausal: a b/(1−b) */
+  CsF4 causal;       /* steady state per unit input, (re, im) of each pole: a/(1−b) */
+  CsF4 anticausal;   /* a b/(1−b) */
 } Inits;
 
+/* Lines filtered together: a line's recursion is a chain of dependent operations, and one
+ * chain a channel (one for GRAY8 or a luma plane) left the core waiting on each step's
+ * latency. Four rows of one channel, two of two or three: more rows measured no faster
+ * (docs/performance.md). */
+enum { MAX_ROWS = 4, MAX_CHAINS = 6 };   /* rows_together (nc), and that times nc, at most */
+
+static inline __attribute__ ((always_inline)) int rows_together (int nc)
+{
+  return nc == 1 ? 4 : 2;
+}
+
 typedef struct {
-  float *data;              /* width x height x 3, filtered in place row by row */
-  const uint32_t *d;        /* D between a pixel and its left neighbour (0 at x = 0) */
+  float *data;              /* width x height x nc, filtered in place row by row */
+  const uint32_t *d;        /* D between a sample and its left neighbour (0 at x = 0) */
   int width, height;
   const SpacingTerms *lut;
   Inits inits;
   double warmup;
   int segments;
-  float *lines;             /* n_threads scratch lines of width*3 */
+  float *lines;             /* per worker MAX_CHAINS lines of width floats */
   int lines_per_thread_stride;
   int nc;                   /* channels per sample: 1, 2 or 3 */
 } PassJob;
 
-static inline __attribute__ ((always_inline)) void filter_segment (const float *f, const uint32_t *d, int n, int st,
-    int en, const PassJob *job, float *out, const int nc)
+/* One row of a group: its samples, spacings and output line */
+typedef struct {
+  const float *f;
+  const uint32_t *d;
+  float *out;
+} Row;
+
+static inline __attribute__ ((always_inline)) CsF4 splat4 (float v)
+{
+  return (CsF4) { v, v, v, v };
+}
+
+/* ((a·x + b·y) + bd_re·g) + bd_im·swap(g): the reference's expression, in its order */
+static inline __attribute__ ((always_inline)) CsF4 pole_step (CsF4 a, float x, CsF4 b, float y, const SpacingTerms *t,
+    CsF4 g)
+{
+  return ((a * splat4 (x) + b * splat4 (y)) + t->bd_re * g) + t->bd_im * __builtin_shufflevector (g, g, 1, 0, 3, 2);
+}
+
+/* the two poles' real parts summed: gr[0] + gr[1] */
+static inline __attribute__ ((always_inline)) float pole_sum (CsF4 g)
+{
+  return g[0] + g[2];
+}
+
+/* Segment [st, en) of R rows of length n at once: each row's causal and anticausal sweeps in
+ * the reference's operations and order. Each row's warm-up starts where its own spacings
+ * reach κσ_i; a row runs alone from its start up to the group's latest, then all together. */
+static inline __attribute__ ((always_inline)) void filter_segment (const PassJob *job, const Row *rows, int n, int st,
+    int en, const int R, const int nc)
 {
   const SpacingTerms *lut = job->lut;
-  const Inits *in = &job->inits;
-  int s = st;
-  double acc = 0.0;
-  while (s > 0 && acc < job->warmup)
-    acc += lut[d[s--]].dt;
-
-  float gr[2][3], gi[2][3];
-  for (int i = 0; i < 2; i++)
-    for (int c = 0; c < nc; c++) {
-      gr[i][c] = in->ci_re[i] * f[nc * s + c];
-      gi[i][c] = in->ci_im[i] * f[nc * s + c];
+  CsF4 g[MAX_ROWS][3];
+  int from[MAX_ROWS], last = 0;
+  for (int r = 0; r < R; r++) {
+    int s = st;
+    double acc = 0.0;
+    while (s > 0 && acc < job->warmup)
+      acc += lut[rows[r].d[s--]].dt;
+    from[r] = s;
+    last = s > last ? s : last;
+  }
+  for (int r = 0; r < R; r++) {
+    const Row *w = &rows[r];
+    for (int c = 0; c < nc; c++)
+      g[r][c] = job->inits.causal * splat4 (w->f[nc * from[r] + c]);
+    for (int k = from[r]; k <= last; k++) {
+      if (k > from[r]) {
+        const SpacingTerms *t = &lut[w->d[k]];
+        for (int c = 0; c < nc; c++)
+          g[r][c] = pole_step (t->cc, w->f[nc * k + c], t->cp, w->f[nc * (k - 1) + c], t, g[r][c]);
+      }
+      if (k >= st)
+        for (int c = 0; c < nc; c++)
+          w->out[nc * k + c] = pole_sum (g[r][c]);
     }
-  for (int k = s; k < en; k++) {
-    if (k > s) {
-      const SpacingTerms *t = &lut[d[k]];
-      for (int i = 0; i < 2; i++) {
-        const PoleTerms *q = &t->pole[i];
-        for (int c = 0; c < nc; c++) {
-          const float fk = f[nc * k + c], fp = f[nc * (k - 1) + c];
-          const float r = q->cc_re * fk + q->cp_re * fp + q->bd_re * gr[i][c] - q->bd_im * gi[i][c];
-          const float m = q->cc_im * fk + q->cp_im * fp + q->bd_re * gi[i][c] + q->bd_im * gr[i][c];
-          gr[i][c] = r;
-          gi[i][c] = m;
-        }
+  }
+  for (int k = last + 1; k < en; k++) {
+#pragma GCC unroll 4
+    for (int r = 0; r < R; r++) {
+      const Row *w = &rows[r];
+      const SpacingTerms *t = &lut[w->d[k]];
+#pragma GCC unroll 3
+      for (int c = 0; c < nc; c++) {
+        g[r][c] = pole_step (t->cc, w->f[nc * k + c], t->cp, w->f[nc * (k - 1) + c], t, g[r][c]);
+        if (k >= st)
+          w->out[nc * k + c] = pole_sum (g[r][c]);
       }
     }
-    if (k >= st)
-      for (int c = 0; c < nc; c++)
-        out[nc * k + c] = gr[0][c] + gr[1][c];
   }
 
-  int e = en - 1;
-  acc = 0.0;
-  while (e < n - 1 && acc < job->warmup)
-    acc += lut[d[++e]].dt;
-  for (int i = 0; i < 2; i++)
-    for (int c = 0; c < nc; c++) {
-      gr[i][c] = in->ai_re[i] * f[nc * e + c];
-      gi[i][c] = in->ai_im[i] * f[nc * e + c];
+  int first = n - 1;
+  for (int r = 0; r < R; r++) {
+    int e = en - 1;
+    double acc = 0.0;
+    while (e < n - 1 && acc < job->warmup)
+      acc += lut[rows[r].d[++e]].dt;
+    from[r] = e;
+    first = e < first ? e : first;
+  }
+  for (int r = 0; r < R; r++) {
+    const Row *w = &rows[r];
+    for (int c = 0; c < nc; c++)
+      g[r][c] = job->inits.anticausal * splat4 (w->f[nc * from[r] + c]);
+    for (int k = from[r]; k >= first; k--) {
+      if (k < from[r]) {
+        const SpacingTerms *t = &lut[w->d[k + 1]];
+        for (int c = 0; c < nc; c++)
+          g[r][c] = pole_step (t->an, w->f[nc * (k + 1) + c], t->ac, w->f[nc * k + c], t, g[r][c]);
+      }
+      if (k < en)
+        for (int c = 0; c < nc; c++)
+          w->out[nc * k + c] += pole_sum (g[r][c]);
     }
-  for (int k = e; k >= st; k--) {
-    if (k < e) {
-      const SpacingTerms *t = &lut[d[k + 1]];
-      for (int i = 0; i < 2; i++) {
-        const PoleTerms *q = &t->pole[i];
-        for (int c = 0; c < nc; c++) {
-          const float fn = f[nc * (k + 1) + c], fk = f[nc * k + c];
-          const float r = q->an_re * fn + q->ac_re * fk + q->bd_re * gr[i][c] - q->bd_im * gi[i][c];
-          const float m = q->an_im * fn + q->ac_im * fk + q->bd_re * gi[i][c] + q->bd_im * gr[i][c];
-          gr[i][c] = r;
-          gi[i][c] = m;
-        }
+  }
+  for (int k = first - 1; k >= st; k--) {
+#pragma GCC unroll 4
+    for (int r = 0; r < R; r++) {
+      const Row *w = &rows[r];
+      const SpacingTerms *t = &lut[w->d[k + 1]];
+#pragma GCC unroll 3
+      for (int c = 0; c < nc; c++) {
+        g[r][c] = pole_step (t->an, w->f[nc * (k + 1) + c], t->ac, w->f[nc * k + c], t, g[r][c]);
+        w->out[nc * k + c] += pole_sum (g[r][c]);
       }
     }
-    if (k < en)
-      for (int c = 0; c < nc; c++)
-        out[nc * k + c] += gr[0][c] + gr[1][c];
   }
 }
 
+/* Groups [begin, end) of rows_together (nc) rows; the frame's last group repeats its last
+ * row into a line no one copies back, so that every group runs the same code. */
 static inline __attribute__ ((always_inline)) void pass_rows_n (const PassJob *job, int begin, int end, int worker,
     const int nc)
 {
-  const int w = job->width;
-  float *out = job->lines + (size_t) worker * job->lines_per_thread_stride;
-  for (int y = begin; y < end; y++) {
-    float *row = job->data + (size_t) y * w * nc;
-    const uint32_t *d = job->d + (size_t) y * w;
+  const int w = job->width, R = rows_together (nc);
+  float *lines = job->lines + (size_t) worker * job->lines_per_thread_stride;
+  for (int group = begin; group < end; group++) {
+    Row rows[MAX_ROWS];
+    const int y0 = group * R, count = job->height - y0 < R ? job->height - y0 : R;
+    for (int r = 0; r < R; r++) {
+      const int y = y0 + (r < count ? r : count - 1);
+      rows[r] = (Row) { job->data + (size_t) y * w * nc, job->d + (size_t) y * w, lines + (size_t) r * w * nc };
+    }
     for (int j = 0; j < job->segments; j++) {
       int st, en;
       cs_segment_bounds (w, job->segments, j, &st, &en);
       if (en > st)
-        filter_segment (row, d, w, st, en, job, out, nc);
+        filter_segment (job, rows, w, st, en, R, nc);
     }
-    memcpy (row, out, (size_t) w * nc * sizeof (float));
+    for (int r = 0; r < count; r++)
+      memcpy (job->data + (size_t) (y0 + r) * w * nc, rows[r].out, (size_t) w * nc * sizeof (float));
   }
 }
 
-CS_CPU_BY_CHANNELS (pass_rows, PassJob)
+CS_CPU_BY_CHANNELS_WITH (pass_rows, PassJob, CS_SIMD_CLONES)
 
 typedef struct {
   const CsChannels *src;
   float *v;
   uint32_t *d_h, *d_v;      /* d_v stored transposed (height-major per column) */
   uint32_t max_d[64];
+  uint64_t *seen;           /* per worker a bit per D ≥ SEEN_FROM (two or three channels): the D that occur */
 } PrepareJob;
 
-/* D = ‖ΔI‖² to the left and upper neighbour of every sample, over the view's channels */
-static void prepare_rows (void *arg, int begin, int end, int worker)
+/* The table holds every D below SEEN_FROM, which most samples have, and the larger D the frame
+ * has, which the workers mark as they find them: a test per eight samples, a mark for the few
+ * at edges. */
+enum { MAX_D = 3 * 255 * 255, SEEN_WORDS = MAX_D / 64 + 1, SEEN_FROM = 1024 };
+
+static inline __attribute__ ((always_inline)) void mark_seen (uint64_t *seen, uint32_t d)
 {
-  PrepareJob *job = arg;
+  seen[d / 64] |= (uint64_t) 1 << (d % 64);
+}
+
+/* D = ‖ΔI‖² to the left and upper neighbour of every sample, over the view's channels, for
+ * blocks [begin, end) of PREPARE_ROWS rows, eight columns at a time in the vector lanes: a
+ * block's D to the rows above go out as 8 × 8 transposed blocks, since d_v is stored a column
+ * at a time (a sample at a time, each d_v store went to its own cache line). */
+enum { PREPARE_ROWS = 8 };
+
+/* samples x .. x + 7 of a row from p, `step` bytes apart */
+static inline __attribute__ ((always_inline)) CsI8 samples8 (const uint8_t *p, ptrdiff_t step)
+{
+  CsI8 v;
+  for (int i = 0; i < 8; i++)
+    v[i] = p[i * step];
+  return v;
+}
+
+static inline __attribute__ ((always_inline)) CsI8 max8 (CsI8 a, CsI8 b)
+{
+  const CsI8 below = a < b;
+  return (a & ~below) | (b & below);
+}
+
+static inline __attribute__ ((always_inline)) void prepare_rows_n (PrepareJob *job, int begin, int end, int worker,
+    const int nc)
+{
   const CsChannels *src = job->src;
-  const int w = src->width, h = src->height, nc = src->channels;
+  const int w = src->width, h = src->height;
+  const ptrdiff_t step = src->step;
+  CsI8 max8_d = { 0 };
   uint32_t max_d = 0;
-  cs_cpu_unpack_channels (src, job->v, begin, end);
-  for (int y = begin; y < end; y++) {
-    const uint8_t *row[3], *above[3];
-    for (int c = 0; c < nc; c++) {
-      row[c] = cs_channels_sample (src, c, 0, y);
-      above[c] = cs_channels_sample (src, c, 0, y > 0 ? y - 1 : 0);
-    }
-    for (int x = 0; x < w; x++) {
-      const ptrdiff_t o = (ptrdiff_t) x * src->step;
-      uint32_t dh = 0, dv = 0;
-      for (int c = 0; c < nc; c++) {
-        const int a = row[c][o] - (x > 0 ? row[c][o - src->step] : row[c][o]), b = row[c][o] - above[c][o];
-        dh += (uint32_t) (a * a);
-        dv += (uint32_t) (b * b);
+  uint64_t *seen = job->seen + (size_t) worker * SEEN_WORDS;
+  const int rows_end = PREPARE_ROWS * end < h ? PREPARE_ROWS * end : h;
+  cs_cpu_unpack_channels (src, job->v, PREPARE_ROWS * begin, rows_end);
+  for (int y0 = PREPARE_ROWS * begin; y0 < rows_end; y0 += PREPARE_ROWS) {
+    const int y1 = y0 + PREPARE_ROWS < rows_end ? y0 + PREPARE_ROWS : rows_end;
+    const uint8_t *row[PREPARE_ROWS + 1][3];   /* row y0 − 1 (or y0 at the top), then the block's */
+    for (int y = y0 - 1; y < y1; y++)
+      for (int c = 0; c < nc; c++)
+        row[y - y0 + 1][c] = cs_channels_sample (src, c, 0, y > 0 ? y : 0);
+    int x0 = 0;
+    for (; x0 + 8 <= w; x0 += 8) {
+      const ptrdiff_t o = (ptrdiff_t) x0 * step;
+      CsI8 dv[PREPARE_ROWS];
+      for (int y = y0; y < y1; y++) {
+        CsI8 dh = { 0 };
+        dv[y - y0] = (CsI8) { 0 };
+        for (int c = 0; c < nc; c++) {
+          const uint8_t *at = row[y - y0 + 1][c] + o;
+          const CsI8 cur = samples8 (at, step);
+          const CsI8 left = x0 > 0 ? samples8 (at - step, step) : __builtin_shufflevector (cur, cur, 0, 0, 1, 2, 3, 4, 5, 6);
+          const CsI8 a = cur - left, b = cur - samples8 (row[y - y0][c] + o, step);
+          dh += a * a;
+          dv[y - y0] += b * b;
+        }
+        memcpy (job->d_h + (size_t) y * w + x0, &dh, sizeof dh);
+        max8_d = max8 (max8_d, max8 (dh, dv[y - y0]));
+        if (nc > 1) {
+          const CsI8 large = (dh >= SEEN_FROM) | (dv[y - y0] >= SEEN_FROM);
+          int any = 0;
+          for (int i = 0; i < 8; i++)
+            any |= large[i];
+          if (any)
+            for (int i = 0; i < 8; i++) {
+              mark_seen (seen, (uint32_t) dh[i]);
+              mark_seen (seen, (uint32_t) dv[y - y0][i]);
+            }
+        }
       }
-      job->d_h[(size_t) y * w + x] = dh;
-      job->d_v[(size_t) x * h + y] = dv;
-      max_d = dh > max_d ? dh : max_d;
-      max_d = dv > max_d ? dv : max_d;
+      if (y1 - y0 == PREPARE_ROWS) {
+        CsF8 t[8];
+        memcpy (t, dv, sizeof t);
+        cs_f8_transpose8 (t);
+        for (int i = 0; i < 8; i++)
+          memcpy (job->d_v + (size_t) (x0 + i) * h + y0, &t[i], sizeof t[i]);
+      } else {
+        for (int y = y0; y < y1; y++)
+          for (int i = 0; i < 8; i++)
+            job->d_v[(size_t) (x0 + i) * h + y] = (uint32_t) dv[y - y0][i];
+      }
+    }
+    for (int x = x0; x < w; x++) {
+      const ptrdiff_t o = (ptrdiff_t) x * step, left = x > 0 ? o - step : o;
+      for (int y = y0; y < y1; y++) {
+        uint32_t dh = 0, dv = 0;
+        for (int c = 0; c < nc; c++) {
+          const int a = row[y - y0 + 1][c][o] - row[y - y0 + 1][c][left], b = row[y - y0 + 1][c][o] - row[y - y0][c][o];
+          dh += (uint32_t) (a * a);
+          dv += (uint32_t) (b * b);
+        }
+        job->d_h[(size_t) y * w + x] = dh;
+        job->d_v[(size_t) x * h + y] = dv;
+        max_d = dh > max_d ? dh : max_d;
+        max_d = dv > max_d ? dv : max_d;
+        if (nc > 1) {
+          mark_seen (seen, dh);
+          mark_seen (seen, dv);
+        }
+      }
     }
   }
+  for (int i = 0; i < 8; i++)   /* D ≤ 3·255²: the signed lanes hold it */
+    max_d = (uint32_t) max8_d[i] > max_d ? (uint32_t) max8_d[i] : max_d;
   job->max_d[worker] = max_d > job->max_d[worker] ? max_d : job->max_d[worker];   /* a thread runs several chunks */
+}
+
+static CS_SIMD_CLONES void prepare_rows (void *arg, int begin, int end, int worker)
+{
+  PrepareJob *job = arg;
+  switch (job->src->channels) {
+    case 1: prepare_rows_n (job, begin, end, worker, 1); break;
+    case 2: prepare_rows_n (job, begin, end, worker, 2); break;
+    default: prepare_rows_n (job, begin, end, worker, 3); break;
+  }
+}
+
+/* The D the table needs, listed in `entries` (their count returned): one channel's are the
+ * 256 squares of differences up to max_d; for two and three channels, those below
+ * SEEN_FROM and the larger ones the frame has (the workers' marks ORed), a few thousand
+ * where 0..max_d would be up to 195 076 entries to compute. */
+static int table_entries (int nc, uint32_t max_d, const uint64_t *seen, int n_workers, uint32_t *entries)
+{
+  int count = 0;
+  if (nc == 1) {
+    for (uint32_t a = 0; a <= 255 && a * a <= max_d; a++)
+      entries[count++] = a * a;
+    return count;
+  }
+  for (uint32_t d = 0; d < SEEN_FROM && d <= max_d; d++)
+    entries[count++] = d;
+  for (uint32_t word = SEEN_FROM / 64; word <= max_d / 64; word++) {
+    uint64_t bits = 0;
+    for (int t = 0; t < n_workers; t++)
+      bits |= seen[(size_t) t * SEEN_WORDS + word];
+    for (; bits; bits &= bits - 1)
+      entries[count++] = 64 * word + (uint32_t) __builtin_ctzll (bits);
+  }
+  return count;
 }
 
 typedef struct {
   SpacingTerms *lut;
+  const uint32_t *entries;   /* the D to fill */
   double ratio2;
   CsDericheCoeffs coeffs;
 } LutJob;
@@ -179,7 +362,8 @@ static void fill_lut (void *arg, int begin, int end, int worker)
   const LutJob *job = arg;
   (void) worker;
   const CsDericheCoeffs *c = &job->coeffs;
-  for (int d = begin; d < end; d++) {
+  for (int i = begin; i < end; i++) {
+    const uint32_t d = job->entries[i];
     const double delta = sqrt (1.0 + job->ratio2 * d);
     SpacingTerms *t = &job->lut[d];
     t->dt = delta;
@@ -193,17 +377,18 @@ static void fill_lut (void *arg, int begin, int end, int worker)
       const double complex x = (bd - 1.0) * inv_r0 / delta;
       const double complex phi_to = x - r1 * b, phi_from = x - r1 * bd;
       const double complex cc = a + phi_to, cp = -phi_from, an = a * bd - phi_from, ac = phi_to;
-      PoleTerms *q = &t->pole[i];
-      q->bd_re = (float) creal (bd);
-      q->bd_im = (float) cimag (bd);
-      q->cc_re = (float) creal (cc);
-      q->cc_im = (float) cimag (cc);
-      q->cp_re = (float) creal (cp);
-      q->cp_im = (float) cimag (cp);
-      q->an_re = (float) creal (an);
-      q->an_im = (float) cimag (an);
-      q->ac_re = (float) creal (ac);
-      q->ac_im = (float) cimag (ac);
+      const int re = 2 * i, im = 2 * i + 1;
+      t->bd_re[re] = t->bd_re[im] = (float) creal (bd);
+      t->bd_im[re] = (float) -cimag (bd);
+      t->bd_im[im] = (float) cimag (bd);
+      t->cc[re] = (float) creal (cc);
+      t->cc[im] = (float) cimag (cc);
+      t->cp[re] = (float) creal (cp);
+      t->cp[im] = (float) cimag (cp);
+      t->an[re] = (float) creal (an);
+      t->an[im] = (float) cimag (an);
+      t->ac[re] = (float) creal (ac);
+      t->ac[im] = (float) cimag (ac);
     }
   }
 }
@@ -221,25 +406,28 @@ static void pack_rows (void *arg, int begin, int end, int worker)
 }
 
 /* the frame as floats and its transpose, the spacings' D along rows and columns, the
- * per-D table, the workers' lines */
-static void workspace_sizes (int w, int h, int n_threads, size_t sizes[6])
+ * per-D table, the workers' lines, the list of D the table holds and its marks */
+enum { N_ARRAYS = 8 };
+
+static void workspace_sizes (int w, int h, int n_threads, size_t sizes[N_ARRAYS])
 {
   const size_t npix = (size_t) w * h, n_max = w > h ? w : h;
-  const size_t max_entries = 3 * 255 * 255 + 1;
   sizes[0] = npix * 3 * sizeof (float);
   sizes[1] = npix * 3 * sizeof (float);
   sizes[2] = npix * sizeof (uint32_t);
   sizes[3] = npix * sizeof (uint32_t);
-  sizes[4] = max_entries * sizeof (SpacingTerms);
-  sizes[5] = (size_t) n_threads * n_max * 3 * sizeof (float);
+  sizes[4] = (MAX_D + 1) * sizeof (SpacingTerms);
+  sizes[5] = (size_t) n_threads * n_max * MAX_CHAINS * sizeof (float);
+  sizes[6] = (MAX_D + 1) * sizeof (uint32_t);
+  sizes[7] = (size_t) n_threads * SEEN_WORDS * sizeof (uint64_t);
 }
 
 size_t cs_cpu_edgeaware_workspace_bytes (const CsEdgeAwareParams *p, int width, int height, int n_threads)
 {
-  size_t sizes[6];
+  size_t sizes[N_ARRAYS];
   (void) p;
   workspace_sizes (width, height, cs_cpu_threads (n_threads), sizes);
-  return cs_workspace_total (6, sizes);
+  return cs_workspace_total (N_ARRAYS, sizes);
 }
 
 int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *p,
@@ -255,29 +443,36 @@ int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams 
 /* One pass of iteration `it` with p (that axis's parameters) over the rows of data, whose
  * spacings' D are d: fills the table for p's σ_i where fill_table says the table holds
  * another's, and sweeps. */
+typedef struct {
+  SpacingTerms *lut;
+  const uint32_t *entries;   /* the D the table holds */
+  int count;
+} Table;
+
 static void edgeaware_pass (const CsEdgeAwareParams *p, int it, float *data, int nc, const uint32_t *d, int n,
-    int n_lines, SpacingTerms *lut, uint32_t max_d, int fill_table, float *lines, int n_max, int n_threads)
+    int n_lines, const Table *table, int fill_table, float *lines, int n_max, int n_threads)
 {
   const double sigma_i = cs_edgeaware_iteration_sigma (p, it);
   const double ratio = p->sigma / p->sigma_r;
-  LutJob lj = { .lut = lut, .ratio2 = ratio * ratio };
+  LutJob lj = { .lut = table->lut, .entries = table->entries, .ratio2 = ratio * ratio };
   cs_deriche_coeffs (sigma_i, &lj.coeffs);
   if (fill_table)
-    cs_parallel_for ((int) max_d + 1, n_threads, fill_lut, &lj);
+    cs_parallel_for (table->count, n_threads, fill_lut, &lj);
   PassJob job = {
     .data = data, .d = d, .width = n, .height = n_lines,
-    .lut = lut, .warmup = p->kappa * sigma_i, .lines = lines,
-    .lines_per_thread_stride = n_max * 3,
+    .lut = table->lut, .warmup = p->kappa * sigma_i, .lines = lines,
+    .lines_per_thread_stride = n_max * MAX_CHAINS,
     .segments = p->blocks_per_stripe > 0 ? p->blocks_per_stripe : 1,
     .nc = nc,
   };
   for (int i = 0; i < 2; i++) {
-    job.inits.ci_re[i] = (float) lj.coeffs.causal_init[i].re;
-    job.inits.ci_im[i] = (float) lj.coeffs.causal_init[i].im;
-    job.inits.ai_re[i] = (float) lj.coeffs.anticausal_init[i].re;
-    job.inits.ai_im[i] = (float) lj.coeffs.anticausal_init[i].im;
+    job.inits.causal[2 * i] = (float) lj.coeffs.causal_init[i].re;
+    job.inits.causal[2 * i + 1] = (float) lj.coeffs.causal_init[i].im;
+    job.inits.anticausal[2 * i] = (float) lj.coeffs.anticausal_init[i].re;
+    job.inits.anticausal[2 * i + 1] = (float) lj.coeffs.anticausal_init[i].im;
   }
-  cs_parallel_for_flushed (n_lines, n_threads, pass_rows, &job);
+  const int together = rows_together (nc);
+  cs_parallel_for_flushed ((n_lines + together - 1) / together, n_threads, pass_rows, &job);
 }
 
 int cs_cpu_edgeaware_channels (const CsChannels *src, CsChannels *dst, const CsEdgeAwareParams *px,
@@ -285,29 +480,31 @@ int cs_cpu_edgeaware_channels (const CsChannels *src, CsChannels *dst, const CsE
 {
   const int w = src->width, h = src->height, n_max = w > h ? w : h, nc = src->channels;
   n_threads = cs_cpu_threads (n_threads);
-  size_t sizes[6];
+  size_t sizes[N_ARRAYS];
   workspace_sizes (w, h, n_threads, sizes);
-  void *a[6];
-  if (cs_workspace_carve (ws, 6, sizes, a) != 0)
+  void *a[N_ARRAYS];
+  if (cs_workspace_carve (ws, N_ARRAYS, sizes, a) != 0)
     return -1;
   float *v = a[0], *v_t = a[1];
   uint32_t *d_h = a[2], *d_v = a[3];
-  SpacingTerms *lut = a[4];
   float *lines = a[5];
 
-  PrepareJob prep = { src, v, d_h, d_v, { 0 } };
-  cs_parallel_for (h, n_threads, prepare_rows, &prep);
+  PrepareJob prep = { src, v, d_h, d_v, { 0 }, a[7] };
+  if (nc > 1)
+    memset (prep.seen, 0, sizes[7]);
+  cs_parallel_for ((h + PREPARE_ROWS - 1) / PREPARE_ROWS, n_threads, prepare_rows, &prep);
   uint32_t max_d = 0;
   for (int t = 0; t < 64; t++)
     max_d = prep.max_d[t] > max_d ? prep.max_d[t] : max_d;
+  const Table table = { a[4], a[6], table_entries (nc, max_d, prep.seen, n_threads, a[6]) };
 
   /* alike axes: one table per iteration serves both passes (the 4:2:2 chroma's differ in σ) */
   const int same_axes = px->sigma == py->sigma;
   const int identity = cs_edgeaware_is_identity (px) && cs_edgeaware_is_identity (py);
   for (int it = 1; it <= px->iterations && !identity; it++) {
-    edgeaware_pass (px, it, v, nc, d_h, w, h, lut, max_d, 1, lines, n_max, n_threads);
+    edgeaware_pass (px, it, v, nc, d_h, w, h, &table, 1, lines, n_max, n_threads);
     cs_cpu_transpose (v, v_t, w, h, nc * sizeof (float), n_threads);
-    edgeaware_pass (py, it, v_t, nc, d_v, h, w, lut, max_d, !same_axes, lines, n_max, n_threads);
+    edgeaware_pass (py, it, v_t, nc, d_v, h, w, &table, !same_axes, lines, n_max, n_threads);
     cs_cpu_transpose (v_t, v, h, w, nc * sizeof (float), n_threads);
   }
 
