@@ -57,6 +57,8 @@ typedef struct {
   int rx, ry;              /* the padded input's border: the window's half-widths (separable: ry 0) */
   Planes pad;
   Pass pass;               /* the pass cs_parallel_for runs */
+  CsF8 *ring;              /* per worker, the separable passes' weights (row_pairs, column_rows) */
+  size_t ring_stride;
 } Job;
 
 static int clampi (int v, int lo, int hi)
@@ -221,6 +223,179 @@ CS_SIMD_CLONES static void pass_rows (void *arg, int begin, int end, int worker)
   }
 }
 
+/* column_rows's ring for radius r: r + 1 rows of r weights for every chunk of 8 columns; it
+ * takes the pass where it stays within a core's L2 (radius 4 at 4K: 300 KB), window_chunk
+ * above that */
+static size_t ring_length (int w, int r)
+{
+  return (size_t) (r + 1) * r * ((w + 7) / 8);
+}
+
+static int ring_fits (int w, int r)
+{
+  return ring_length (w, r) * sizeof (CsF8) <= ((size_t) 1 << 20);
+}
+
+/* row_pairs's weights for radius r: r rows of w + r, rounded up to whole vectors (CsF8),
+ * and a vector more that the last chunk's lanes past the width read */
+static size_t pair_stride (int w, int r)
+{
+  return (size_t) (w + r + 7) / 8 * 8 + 8;
+}
+
+static size_t pairs_length (int w, int r)
+{
+  return (size_t) r * pair_stride (w, r) / 8;
+}
+
+/* the worker's scratch of the separable passes, in CsF8 */
+static size_t scratch_length (int w, int rx, int ry)
+{
+  const size_t rows = pairs_length (w, rx), columns = ring_fits (w, ry) ? ring_length (w, ry) : 0;
+  return rows > columns ? rows : columns;
+}
+
+/* A tap's weight where the two samples are equal (the window's centre): d² = 0 */
+static inline __attribute__ ((always_inline)) CsF8 centre_weight (const Job *j, CsF8 tap, const int lorentz)
+{
+  const CsF8 range = cs_f8 (j->range), zero = cs_f8 (0.f);
+  return lorentz ? tap / (1.f + zero * range) : cs_f8_exp2_nonpositive (tap + zero * range);
+}
+
+/* The weight between the samples at a and b (rows of the planes, lanes alike): the window's
+ * expression with d = b − a, whose square is that of a − b, so w(p, q) = w(q, p) to the bit
+ * (docs/algorithms.md, 6.3). */
+static inline __attribute__ ((always_inline)) CsF8 pair_weight (const Job *j, const float *a, const float *b, CsF8 tap,
+    const int nc, const int lorentz)
+{
+  const Pass *p = &j->pass;
+  const CsF8 range = cs_f8 (j->range);
+  CsF8 d2 = cs_f8 (0.f);
+#pragma GCC unroll 3
+  for (int c = 0; c < nc; c++) {
+    const CsF8 d = cs_f8_load (b + c * p->in.plane) - cs_f8_load (a + c * p->in.plane);
+    d2 += d * d;
+  }
+  return lorentz ? tap / (1.f + d2 * range) : cs_f8_exp2_nonpositive (tap + d2 * range);
+}
+
+/* A vertical pass (the separable column pass) over output rows [begin, end), each weight
+ * computed once for the two outputs it joins: row c's weights to the r rows below it,
+ * w(c, c + k), wait in a ring of r + 1 rows (every chunk of 8 columns across the width) for
+ * the outputs of those rows, which take them as their taps above; rows in order, so that
+ * memory is read along rows. The sums go in the window's order with the window's weights,
+ * so the outputs are window_chunk's, at r + 1 weights an output instead of 2r + 1 (the
+ * centre's is a constant). */
+static inline __attribute__ ((always_inline)) void column_rows (const Job *j, int begin, int end, CsF8 *ring,
+    const int nc, const int lorentz)
+{
+  const Pass *p = &j->pass;
+  const int r = p->cy, w = j->src->width, chunks = (w + 7) / 8;
+  const size_t pitch = (size_t) p->in.pitch;
+  const CsF8 centre = centre_weight (j, p->taps[r], lorentz);
+  /* w(row, row + k) of column chunk u */
+#define RING(row, k, u) ring[(((size_t) ((row) % (r + 1)) * r + (k) - 1) * chunks + (u))]
+#define AT(row, u) (p->in.data + (size_t) (row) * pitch + 8 * (u))
+  for (int q = begin; q < begin + r; q++)   /* the rows above the first centre, for its taps above */
+    for (int k = begin + r - q; k <= r; k++)
+      for (int u = 0; u < chunks; u++)
+        RING (q, k, u) = pair_weight (j, AT (q, u), AT (q + k, u), p->taps[r + k], nc, lorentz);
+  for (int y = begin; y < end; y++) {
+    const int c = y + r;   /* the centre's row in the padded planes */
+    for (int k = 1; k <= r; k++)
+      for (int u = 0; u < chunks; u++)
+        RING (c, k, u) = pair_weight (j, AT (c, u), AT (c + k, u), p->taps[r + k], nc, lorentz);
+    const CsF8 *taps[2 * CS_BILATERAL_RADIUS_MAX + 1];   /* tap dy's weights along the row, but the centre's */
+    for (int dy = 0; dy <= 2 * r; dy++)
+      taps[dy] = dy < r ? &RING (c - (r - dy), r - dy, 0) : dy > r ? &RING (c, dy - r, 0) : NULL;
+    for (int u = 0; u < chunks; u++) {
+      CsF8 num[3], den = cs_f8 (0.f);
+      for (int ch = 0; ch < nc; ch++)
+        num[ch] = cs_f8 (0.f);
+      const float *row = AT (c - r, u);
+      for (int dy = 0; dy <= 2 * r; dy++, row += pitch) {
+        const CsF8 wt = dy == r ? centre : taps[dy][u];
+#pragma GCC unroll 3
+        for (int ch = 0; ch < nc; ch++)
+          num[ch] += wt * cs_f8_load (row + ch * p->in.plane);
+        den += wt;
+      }
+      store_chunk (j, 8 * u, y, nc, num, den);
+    }
+  }
+#undef AT
+#undef RING
+}
+
+/* Output rows [begin, end) of a vertical pass by column_rows, an instance per channel count
+ * and range kernel; the worker's ring in the job's scratch. */
+static CS_SIMD_CLONES void pass_columns (void *arg, int begin, int end, int worker)
+{
+  const Job *j = arg;
+  CsF8 *ring = j->ring + (size_t) worker * j->ring_stride;
+  switch (j->nc * 2 + j->lorentz) {
+    case 2: column_rows (j, begin, end, ring, 1, 0); break;
+    case 3: column_rows (j, begin, end, ring, 1, 1); break;
+    case 4: column_rows (j, begin, end, ring, 2, 0); break;
+    case 5: column_rows (j, begin, end, ring, 2, 1); break;
+    case 6: column_rows (j, begin, end, ring, 3, 0); break;
+    default: column_rows (j, begin, end, ring, 3, 1); break;
+  }
+}
+
+/* The separable row pass of output row y, each weight computed once for the two outputs it
+ * joins, as column_rows does down the columns: first w(x, x + k) for k = 1..r and every
+ * output x from −r (the border's), at weights[(k − 1)·stride + x + r], then the sums in the
+ * window's order, so the outputs are window_chunk's. (One channel of integers keeps
+ * table_chunk: a gather a tap cost less than storing and reloading the weights.) */
+static inline __attribute__ ((always_inline)) void row_pairs (const Job *j, int y, float *weights, const int nc,
+    const int lorentz)
+{
+  const Pass *p = &j->pass;
+  const int r = p->cx, w = j->src->width;
+  const size_t stride = pair_stride (w, r);
+  const float *in = p->in.data + (size_t) y * p->in.pitch;   /* output x's taps at in + x .. in + x + 2r */
+  for (int k = 1; k <= r; k++)
+    for (int i = 0; i < w + r; i += 8) {   /* output i − r: centre at i, partner at i + k */
+      const CsF8 wt = pair_weight (j, in + i, in + i + k, p->taps[r + k], nc, lorentz);
+      memcpy (weights + (k - 1) * stride + i, &wt, sizeof wt);
+    }
+  for (int k = 1; k <= r; k++)   /* no stale NaN or denormals in the lanes no one stores */
+    memset (weights + (k - 1) * stride + stride - 8, 0, 8 * sizeof (float));
+  const CsF8 centre = centre_weight (j, p->taps[r], lorentz);
+  for (int x = 0; x < w; x += 8) {
+    CsF8 num[3], den = cs_f8 (0.f);
+    for (int c = 0; c < nc; c++)
+      num[c] = cs_f8 (0.f);
+    for (int dx = 0; dx <= 2 * r; dx++) {
+      const CsF8 wt = dx < r ? cs_f8_load (weights + (r - dx - 1) * stride + x + dx)
+          : dx == r          ? centre
+                             : cs_f8_load (weights + (dx - r - 1) * stride + x + r);
+#pragma GCC unroll 3
+      for (int c = 0; c < nc; c++)
+        num[c] += wt * cs_f8_load (in + c * p->in.plane + x + dx);
+      den += wt;
+    }
+    store_chunk (j, x, y, nc, num, den);
+  }
+}
+
+/* The separable row pass by row_pairs, an instance per channel count and range kernel. */
+static CS_SIMD_CLONES void pass_row_pairs (void *arg, int begin, int end, int worker)
+{
+  const Job *j = arg;
+  float *weights = (float *) (j->ring + (size_t) worker * j->ring_stride);
+  for (int y = begin; y < end; y++)
+    switch (j->nc * 2 + j->lorentz) {
+      case 2: row_pairs (j, y, weights, 1, 0); break;
+      case 3: row_pairs (j, y, weights, 1, 1); break;
+      case 4: row_pairs (j, y, weights, 2, 0); break;
+      case 5: row_pairs (j, y, weights, 2, 1); break;
+      case 6: row_pairs (j, y, weights, 3, 0); break;
+      default: row_pairs (j, y, weights, 3, 1); break;
+    }
+}
+
 /* A one-channel pass on the input's bytes, range weights from the table. */
 static void pass_rows_table (void *arg, int begin, int end, int worker)
 {
@@ -260,10 +435,11 @@ static void pad_columns (const Planes *t, int nc, int h, int ry)
   }
 }
 
-/* the padded input, the separable row pass's output (padded in y), the taps */
-enum { N_ARRAYS = 3 };
+/* the padded input, the separable row pass's output (padded in y), the taps, the column
+ * passes' rings */
+enum { N_ARRAYS = 4 };
 
-static void workspace_sizes (const CsBilateralParams *px, const CsBilateralParams *py, int w, int h,
+static void workspace_sizes (const CsBilateralParams *px, const CsBilateralParams *py, int w, int h, int n_threads,
     size_t sizes[N_ARRAYS])
 {
   const int rx = cs_bilateral_effective_radius (px), ry = cs_bilateral_effective_radius (py);
@@ -271,15 +447,15 @@ static void workspace_sizes (const CsBilateralParams *px, const CsBilateralParam
   sizes[0] = 3 * planes_of (NULL, w + 2 * rx, separable ? h : h + 2 * ry).plane * sizeof (float);
   sizes[1] = separable ? 3 * planes_of (NULL, w, h + 2 * ry).plane * sizeof (float) : 0;
   sizes[2] = (size_t) (separable ? 2 * rx + 1 + 2 * ry + 1 : (2 * rx + 1) * (2 * ry + 1)) * sizeof (CsF8);
+  sizes[3] = separable ? (size_t) n_threads * scratch_length (w, rx, ry) * sizeof (CsF8) : 0;
 }
 
 size_t cs_cpu_bilateral_workspace_bytes (const CsBilateralParams *p, int width, int height, int n_threads)
 {
   size_t sizes[N_ARRAYS];
-  (void) n_threads;
   if (cs_bilateral_is_identity (p))
     return 0;
-  workspace_sizes (p, p, width, height, sizes);
+  workspace_sizes (p, p, width, height, cs_cpu_threads (n_threads), sizes);
   return cs_workspace_total (N_ARRAYS, sizes);
 }
 
@@ -307,7 +483,7 @@ int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsB
   const int nx = 2 * rx + 1, ny = 2 * ry + 1;
   const int separable = px->mode == CS_BILATERAL_SEPARABLE;
   size_t sizes[N_ARRAYS];
-  workspace_sizes (px, py, w, h, sizes);
+  workspace_sizes (px, py, w, h, n_threads, sizes);
   void *a[N_ARRAYS];
   if (cs_workspace_carve (ws, N_ARRAYS, sizes, a) != 0)
     return -1;
@@ -329,7 +505,7 @@ int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsB
     }
     j.range_table = range_table;
   }
-  const CsRangeFn input_pass = by_table ? table_pass () : pass_rows;
+  const CsRangeFn input_pass = by_table ? table_pass () : separable ? pass_row_pairs : pass_rows;
 
   /* exp(−dx²/2σx²) exp(−dy²/2σy²), as the reference's exp(−dx²/2σx² − dy²/2σy²); its log2
    * for the Gaussian range weight's exp2 */
@@ -343,11 +519,13 @@ int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsB
     for (int dy = -ry; dy <= ry; dy++)
       taps[nx + dy + ry] = TAP (-(double) (dy * dy) * cy, 0);
     const Planes t = planes_of (a[1], w, h + 2 * ry);
+    j.ring = a[3];
+    j.ring_stride = scratch_length (w, rx, ry);
     j.pass = (Pass) { j.pad, nx, 1, rx, 0, taps, t, 0, ry };
     cs_parallel_for (h, n_threads, input_pass, &j);
     pad_columns (&t, j.nc, h, ry);
     j.pass = (Pass) { t, 1, ny, 0, ry, taps + nx, { NULL, 0, 0, 0 }, 0, 0 };
-    cs_parallel_for (h, n_threads, pass_rows, &j);
+    cs_parallel_for (h, n_threads, ring_fits (w, ry) ? pass_columns : pass_rows, &j);
   } else {
     for (int dy = -ry; dy <= ry; dy++)
       for (int dx = -rx; dx <= rx; dx++)
