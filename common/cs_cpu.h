@@ -55,6 +55,16 @@ int cs_cpu_bilateral_channels (const CsChannels *src, CsChannels *dst, const CsB
 int cs_cpu_recursive_channels (const CsChannels *src, CsChannels *dst, const CsRecursiveParams *px,
     const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws);
 
+/* recursivegauss on n views at once (a frame's luma and chroma, its fields), view i rows
+ * filtered with px[i] and columns with py[i], in the same parallel loops: a quarter-size
+ * chroma plane alone divides unevenly among many threads, and each loop has a fixed cost.
+ * Outputs are those of cs_cpu_recursive_channels on each view. The workspace is at most that
+ * of the RGBA frame of the largest view's size, where the views hold at most three samples a
+ * pixel of it (every video format's do); otherwise the views go one after another. */
+#define CS_CPU_MAX_VIEWS 6
+int cs_cpu_recursive_views (int n, const CsChannels *src, CsChannels *dst, const CsRecursiveParams *px,
+    const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws);
+
 #ifdef __cplusplus
 }
 #endif

@@ -272,9 +272,9 @@ static CS_SIMD_CLONES void pass_strips (void *arg, int begin, int end, int worke
   }
 }
 
-/* Filters the lines of `strips` strips of n rows, in into out, with p's filter. */
-static void pass (const CsRecursiveParams *p, const float *in, float *out, int n, int strips, void *scratch,
-    size_t scratch_stride, int n_threads)
+/* The job that filters the lines of `strips` strips of n rows, in into out, with p's filter */
+static PassJob pass_job (const CsRecursiveParams *p, const float *in, float *out, int n, int strips, void *scratch,
+    size_t scratch_stride)
 {
   PassJob job = {
     .in = in,
@@ -288,7 +288,7 @@ static void pass (const CsRecursiveParams *p, const float *in, float *out, int n
     .scratch_stride = scratch_stride,
   };
   set_coeffs (p->sigma, &job.k);
-  cs_parallel_for_flushed ((strips + 1) / 2, n_threads, pass_strips, &job);
+  return job;
 }
 
 typedef struct {
@@ -418,14 +418,17 @@ static inline __attribute__ ((always_inline)) void pack_n (const LayoutJob *j, i
 
 CS_CPU_BY_CHANNELS_WITH (pack, LayoutJob, CS_SIMD_CLONES)
 
-/* the two planes of strips (each the larger layout of an RGBA frame), the workers' scratch */
+/* the two planes of strips (each the larger layout of an RGBA frame, and room for up to
+ * CS_CPU_MAX_VIEWS views' own rounding up to whole strips and vectors), the workers' scratch */
 static void workspace_sizes (int w, int h, int n_threads, size_t sizes[3])
 {
   const size_t rows_layout = (size_t) strips_of (3 * h) * STRIP * w, columns_layout = (size_t) strips_of (3 * w) * STRIP * h;
-  const size_t plane = rows_layout > columns_layout ? rows_layout : columns_layout;
+  const size_t n_max = (size_t) (w > h ? w : h);
+  const size_t plane = (rows_layout > columns_layout ? rows_layout : columns_layout) +
+      CS_CPU_MAX_VIEWS * (STRIP * n_max + 16);
   sizes[0] = plane * sizeof (float);
   sizes[1] = plane * sizeof (float);
-  sizes[2] = (size_t) n_threads * (size_t) (w > h ? w : h) * sizeof (LanesD);
+  sizes[2] = (size_t) n_threads * n_max * sizeof (LanesD);
 }
 
 size_t cs_cpu_recursive_workspace_bytes (const CsRecursiveParams *p, int width, int height, int n_threads)
@@ -449,27 +452,102 @@ int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams 
 int cs_cpu_recursive_channels (const CsChannels *src, CsChannels *dst, const CsRecursiveParams *px,
     const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws)
 {
-  const int w = src->width, h = src->height, nc = src->channels;
+  return cs_cpu_recursive_views (1, src, dst, px, py, n_threads, ws);
+}
+
+/* One loop over the items of several views: view v's are [first[v], first[v + 1]), each run
+ * by fn on its own job. */
+typedef struct {
+  int n;
+  int first[CS_CPU_MAX_VIEWS + 1];
+  CsRangeFn fn;
+  void *jobs[CS_CPU_MAX_VIEWS];
+} ViewsLoop;
+
+static void views_body (void *arg, int begin, int end, int worker)
+{
+  const ViewsLoop *l = arg;
+  for (int v = 0; v < l->n; v++) {
+    const int b = begin > l->first[v] ? begin : l->first[v], e = end < l->first[v + 1] ? end : l->first[v + 1];
+    if (b < e)
+      l->fn (l->jobs[v], b - l->first[v], e - l->first[v], worker);
+  }
+}
+
+/* fn over items[v] items of each of the n views' jobs (a job of `size` bytes each) */
+static void for_views (int n, void *jobs, size_t size, const int *items, CsRangeFn fn, int flushed, int n_threads)
+{
+  ViewsLoop l = { .n = n, .fn = fn };
+  for (int v = 0; v < n; v++) {
+    l.jobs[v] = (char *) jobs + v * size;
+    l.first[v + 1] = l.first[v] + items[v];
+  }
+  if (flushed)
+    cs_parallel_for_flushed (l.first[n], n_threads, views_body, &l);
+  else
+    cs_parallel_for (l.first[n], n_threads, views_body, &l);
+}
+
+int cs_cpu_recursive_views (int n, const CsChannels *src, CsChannels *dst, const CsRecursiveParams *px,
+    const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws)
+{
+  if (n < 1 || n > CS_CPU_MAX_VIEWS)
+    return -1;
   n_threads = cs_cpu_threads (n_threads);
-  size_t sizes[3];
+  int w = 0, h = 0;
+  for (int v = 0; v < n; v++) {
+    w = src[v].width > w ? src[v].width : w;
+    h = src[v].height > h ? src[v].height : h;
+  }
+  size_t sizes[3], used = 0, offset[CS_CPU_MAX_VIEWS];
   workspace_sizes (w, h, n_threads, sizes);
+  for (int v = 0; v < n; v++) {   /* each view's planes from a 64-byte boundary */
+    const int vw = src[v].width, vh = src[v].height, nc = src[v].channels;
+    const size_t rows_layout = (size_t) strips_of (vh * nc) * STRIP * vw, columns_layout = (size_t) strips_of (vw * nc) * STRIP * vh;
+    offset[v] = used;
+    used += ((rows_layout > columns_layout ? rows_layout : columns_layout) + 15) / 16 * 16;
+  }
+  if (used > sizes[0] / sizeof (float)) {   /* more samples than an RGBA frame of that size: one at a time */
+    for (int v = 0; v < n; v++)
+      if (cs_cpu_recursive_views (1, &src[v], &dst[v], &px[v], &py[v], n_threads, ws) != 0)
+        return -1;
+    return 0;
+  }
   void *a[3];
   if (cs_workspace_carve (ws, 3, sizes, a) != 0)
     return -1;
-  float *p0 = a[0], *p1 = a[1];
-  const int row_strips = strips_of (h * nc), column_strips = strips_of (w * nc);
   const size_t scratch_stride = (size_t) (w > h ? w : h) * sizeof (LanesD);
-  LayoutJob j = { src, dst, NULL, p0, nc };
-  cs_parallel_for ((h + STRIP - 1) / STRIP, n_threads, unpack, &j);
-  const int identity = cs_recursive_is_identity (px) && cs_recursive_is_identity (py);
-  if (!identity)
-    pass (px, p0, p1, w, row_strips, a[2], scratch_stride, n_threads);
-  j.in = identity ? p0 : p1;
-  j.out = identity ? p1 : p0;
-  cs_parallel_for ((w + STRIP - 1) / STRIP, n_threads, transpose, &j);
-  if (!identity)
-    pass (py, p0, p1, h, column_strips, a[2], scratch_stride, n_threads);
-  j.in = p1;
-  cs_parallel_for ((w + STRIP - 1) / STRIP, n_threads, pack, &j);
+  LayoutJob layout[CS_CPU_MAX_VIEWS];
+  PassJob rows[CS_CPU_MAX_VIEWS], columns[CS_CPU_MAX_VIEWS];
+  int filter[CS_CPU_MAX_VIEWS], row_blocks[CS_CPU_MAX_VIEWS], column_blocks[CS_CPU_MAX_VIEWS];
+  int row_windows[CS_CPU_MAX_VIEWS], column_windows[CS_CPU_MAX_VIEWS];
+  float *p0[CS_CPU_MAX_VIEWS], *p1[CS_CPU_MAX_VIEWS];
+  for (int v = 0; v < n; v++) {
+    const int vw = src[v].width, vh = src[v].height, nc = src[v].channels;
+    p0[v] = (float *) a[0] + offset[v];
+    p1[v] = (float *) a[1] + offset[v];
+    const int row_strips = strips_of (vh * nc), column_strips = strips_of (vw * nc);
+    filter[v] = !(cs_recursive_is_identity (&px[v]) && cs_recursive_is_identity (&py[v]));
+    layout[v] = (LayoutJob) { &src[v], &dst[v], NULL, p0[v], nc };
+    rows[v] = pass_job (&px[v], p0[v], p1[v], vw, row_strips, a[2], scratch_stride);
+    columns[v] = pass_job (&py[v], p0[v], p1[v], vh, column_strips, a[2], scratch_stride);
+    row_blocks[v] = (vh + STRIP - 1) / STRIP;
+    column_blocks[v] = (vw + STRIP - 1) / STRIP;
+    row_windows[v] = filter[v] ? (row_strips + 1) / 2 : 0;
+    column_windows[v] = filter[v] ? (column_strips + 1) / 2 : 0;
+  }
+  /* bytes → row-pass strips (p0) → row pass (p1) → column-pass strips (p0) → column pass
+   * (p1) → bytes; a view whose filters are identities goes p0 → p1 → bytes */
+  for_views (n, layout, sizeof layout[0], row_blocks, unpack, 0, n_threads);
+  for_views (n, rows, sizeof rows[0], row_windows, pass_strips, 1, n_threads);
+  for (int v = 0; v < n; v++) {
+    layout[v].in = filter[v] ? p1[v] : p0[v];
+    layout[v].out = filter[v] ? p0[v] : p1[v];
+  }
+  for_views (n, layout, sizeof layout[0], column_blocks, transpose, 0, n_threads);
+  for_views (n, columns, sizeof columns[0], column_windows, pass_strips, 1, n_threads);
+  for (int v = 0; v < n; v++)
+    layout[v].in = p1[v];
+  for_views (n, layout, sizeof layout[0], column_blocks, pack, 0, n_threads);
   return 0;
 }

@@ -112,12 +112,17 @@ filter_cpu (gconstpointer params, const CsImage * src, CsImage * dst, int n_thre
   return cs_cpu_bilateral (src, dst, params, n_threads, ws);
 }
 
+/* view by view */
 static int
-filter_cpu_channels (gconstpointer params, int sx, int sy, const CsChannels * src, CsChannels * dst, int n_threads,
-    CsCpuWorkspace * ws)
+filter_cpu_views (GstCudaSmoothCpuView * views, int n, int n_threads, CsCpuWorkspace * ws)
 {
-  const CsBilateralParams px = cs_bilateral_params_subsampled (params, sx), py = cs_bilateral_params_subsampled (params, sy);
-  return cs_cpu_bilateral_channels (src, dst, &px, &py, n_threads, ws);
+  for (int i = 0; i < n; i++) {
+    const CsBilateralParams px = cs_bilateral_params_subsampled (views[i].params, views[i].sx),
+        py = cs_bilateral_params_subsampled (views[i].params, views[i].sy);
+    if (cs_cpu_bilateral_channels (&views[i].src, &views[i].dst, &px, &py, n_threads, ws) != 0)
+      return -1;
+  }
+  return 0;
 }
 
 static size_t
@@ -202,7 +207,7 @@ gst_bilateral_class_init (GstBilateralClass * klass)
   filter_class->is_identity = is_identity;
   filter_class->subsample_params = subsample_params;
   filter_class->filter_cpu = filter_cpu;
-  filter_class->filter_cpu_channels = filter_cpu_channels;
+  filter_class->filter_cpu_views = filter_cpu_views;
   filter_class->cpu_workspace_bytes = cpu_workspace_bytes;
 #ifdef HAVE_CUDA
   filter_class->cuda_plan_new = cuda_plan_new;

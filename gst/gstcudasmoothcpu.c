@@ -7,11 +7,11 @@
 
 
 void
-gst_cuda_smooth_cpu_init (GstCudaSmoothCpu * cpu, GstCudaSmoothCpuFunc filter, GstCudaSmoothCpuChannelsFunc
-    filter_channels, GstCudaSmoothWorkspaceFunc workspace_bytes)
+gst_cuda_smooth_cpu_init (GstCudaSmoothCpu * cpu, GstCudaSmoothCpuFunc filter, GstCudaSmoothCpuViewsFunc
+    filter_views, GstCudaSmoothWorkspaceFunc workspace_bytes)
 {
   cpu->filter = filter;
-  cpu->filter_channels = filter_channels;
+  cpu->filter_views = filter_views;
   cpu->workspace_bytes = workspace_bytes;
   cpu->ws.mem = NULL;
   cpu->ws.size = 0;
@@ -71,7 +71,8 @@ run_packed (GstCudaSmoothCpu * cpu, gconstpointer params, gboolean identity, con
   return 0;
 }
 
-/* GRAY8 and YUV: each group of each picture filtered as a view of its channels, or copied. */
+/* GRAY8 and YUV: each group of each picture filtered as a view of its channels, all in one
+ * call, or copied. */
 static int
 run_groups (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp, gboolean identity, const GstVideoFrame * in,
     const GstVideoFrame * out, const GstVideoInfo * info)
@@ -79,6 +80,8 @@ run_groups (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp, gboolea
   GstCudaSmoothLayout layout;
   guint8 *in_planes[GST_VIDEO_MAX_PLANES], *out_planes[GST_VIDEO_MAX_PLANES];
   gint in_strides[GST_VIDEO_MAX_PLANES], out_strides[GST_VIDEO_MAX_PLANES];
+  GstCudaSmoothCpuView views[CS_CPU_MAX_VIEWS];
+  int n = 0;
   const guint n_fields = gst_cuda_smooth_frame_n_fields (in, info);
   gst_cuda_smooth_layout_of (info, &layout);
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
@@ -97,10 +100,10 @@ run_groups (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp, gboolea
         cs_channels_copy (&src, &dst);
         continue;
       }
-      if (cpu->filter_channels (gp->params[g], gp->sub_x[g], gp->sub_y[g], &src, &dst, cpu->n_threads, &cpu->ws) != 0)
-        return -1;
+      g_assert (n < CS_CPU_MAX_VIEWS);   /* three groups, two fields */
+      views[n++] = (GstCudaSmoothCpuView) { gp->params[g], gp->sub_x[g], gp->sub_y[g], src, dst };
     }
-  return 0;
+  return n > 0 ? cpu->filter_views (views, n, cpu->n_threads, &cpu->ws) : 0;
 }
 
 int

@@ -14,23 +14,32 @@ G_BEGIN_DECLS
 /* The filter on the CPU (common/cs_cpu.h): 0, or −1 when memory runs out. */
 typedef int (*GstCudaSmoothCpuFunc) (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads,
     CsCpuWorkspace * ws);
-/* The same on a view of 1–3 channels (GRAY8, YUV luma and chroma). */
-typedef int (*GstCudaSmoothCpuChannelsFunc) (gconstpointer params, int sx, int sy, const CsChannels * src,
-    CsChannels * dst, int n_threads, CsCpuWorkspace * ws);
+/* A view of 1–3 channels to filter (GRAY8, YUV luma or chroma, of a frame or a field): the
+ * group's parameters, its samples' distance in luma pixels along x and y (1, or 2 for
+ * chroma), its pictures. */
+typedef struct
+{
+  gconstpointer params;
+  int sx, sy;
+  CsChannels src, dst;
+} GstCudaSmoothCpuView;
+/* The filter on a frame's n views (up to CS_CPU_MAX_VIEWS), all at once where the filter
+ * can share its parallel loops among them: 0, or −1 when memory runs out. */
+typedef int (*GstCudaSmoothCpuViewsFunc) (GstCudaSmoothCpuView * views, int n, int n_threads, CsCpuWorkspace * ws);
 /* The workspace it takes for width x height pictures. */
 typedef size_t (*GstCudaSmoothWorkspaceFunc) (gconstpointer params, int width, int height, int n_threads);
 
 typedef struct
 {
   GstCudaSmoothCpuFunc filter;
-  GstCudaSmoothCpuChannelsFunc filter_channels;
+  GstCudaSmoothCpuViewsFunc filter_views;
   GstCudaSmoothWorkspaceFunc workspace_bytes;
   CsCpuWorkspace ws;
   int n_threads;
 } GstCudaSmoothCpu;
 
 void gst_cuda_smooth_cpu_init (GstCudaSmoothCpu * cpu, GstCudaSmoothCpuFunc filter,
-    GstCudaSmoothCpuChannelsFunc filter_channels, GstCudaSmoothWorkspaceFunc workspace_bytes);
+    GstCudaSmoothCpuViewsFunc filter_views, GstCudaSmoothWorkspaceFunc workspace_bytes);
 
 /* The workspace the groups' parameters take for frames of info (the largest of its pictures). */
 size_t gst_cuda_smooth_cpu_workspace_bytes (GstCudaSmoothCpu * cpu, const GstCudaSmoothGroupParams * gp,

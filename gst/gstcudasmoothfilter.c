@@ -1089,7 +1089,7 @@ gst_cuda_smooth_filter_constructed (GObject * object)
   priv->params = g_malloc0 (size);
   priv->chroma_params = g_malloc0 (size);
   priv->cpu_params = g_malloc0 (size);
-  gst_cuda_smooth_cpu_init (&priv->cpu, klass->filter_cpu, klass->filter_cpu_channels, klass->cpu_workspace_bytes);
+  gst_cuda_smooth_cpu_init (&priv->cpu, klass->filter_cpu, klass->filter_cpu_views, klass->cpu_workspace_bytes);
 #ifdef HAVE_CUDA
   gst_cuda_smooth_gpu_init (&priv->gpu, klass->cuda_plan_new ? klass->cuda_plan_new : copy_plan, size);
 #endif

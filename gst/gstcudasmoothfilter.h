@@ -15,6 +15,7 @@
 #include <gst/video/video.h>
 
 #include "cs_cpu.h"
+#include "gstcudasmoothcpu.h"
 #include "gstcudasmoothenums.h"
 
 #ifdef HAVE_CUDA
@@ -48,10 +49,10 @@ struct _GstCudaSmoothFilterClass
    * (the most any picture of the frame's size takes). */
   int (*filter_cpu) (gconstpointer params, const CsImage * src, CsImage * dst, int n_threads,
       CsCpuWorkspace * ws);
-  /* The same on a view of 1–3 channels (GRAY8, and YUV luma and chroma) whose samples lie sx
-   * and sy luma pixels apart (1, or 2 for chroma: cs_*_params_subsampled per axis). */
-  int (*filter_cpu_channels) (gconstpointer params, int sx, int sy, const CsChannels * src, CsChannels * dst,
-      int n_threads, CsCpuWorkspace * ws);
+  /* The same on a frame's views of 1–3 channels (GRAY8, and YUV luma and chroma) whose
+   * samples lie sx and sy luma pixels apart (1, or 2 for chroma: cs_*_params_subsampled per
+   * axis; GstCudaSmoothCpuView). */
+  GstCudaSmoothCpuViewsFunc filter_cpu_views;
   size_t (*cpu_workspace_bytes) (gconstpointer params, int width, int height, int n_threads);
 
   /* The subclass's properties, for gst_cuda_smooth_filter_set_field_property and

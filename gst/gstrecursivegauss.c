@@ -111,12 +111,19 @@ filter_cpu (gconstpointer params, const CsImage * src, CsImage * dst, int n_thre
   return cs_cpu_recursive (src, dst, params, n_threads, ws);
 }
 
+/* all views in the same parallel loops */
 static int
-filter_cpu_channels (gconstpointer params, int sx, int sy, const CsChannels * src, CsChannels * dst, int n_threads,
-    CsCpuWorkspace * ws)
+filter_cpu_views (GstCudaSmoothCpuView * views, int n, int n_threads, CsCpuWorkspace * ws)
 {
-  const CsRecursiveParams px = cs_recursive_params_subsampled (params, sx), py = cs_recursive_params_subsampled (params, sy);
-  return cs_cpu_recursive_channels (src, dst, &px, &py, n_threads, ws);
+  CsChannels src[CS_CPU_MAX_VIEWS], dst[CS_CPU_MAX_VIEWS];
+  CsRecursiveParams px[CS_CPU_MAX_VIEWS], py[CS_CPU_MAX_VIEWS];
+  for (int i = 0; i < n; i++) {
+    src[i] = views[i].src;
+    dst[i] = views[i].dst;
+    px[i] = cs_recursive_params_subsampled (views[i].params, views[i].sx);
+    py[i] = cs_recursive_params_subsampled (views[i].params, views[i].sy);
+  }
+  return cs_cpu_recursive_views (n, src, dst, px, py, n_threads, ws);
 }
 
 static size_t
@@ -207,7 +214,7 @@ gst_recursive_gauss_class_init (GstRecursiveGaussClass * klass)
   filter_class->is_identity = is_identity;
   filter_class->subsample_params = subsample_params;
   filter_class->filter_cpu = filter_cpu;
-  filter_class->filter_cpu_channels = filter_cpu_channels;
+  filter_class->filter_cpu_views = filter_cpu_views;
   filter_class->cpu_workspace_bytes = cpu_workspace_bytes;
 #ifdef HAVE_CUDA
   filter_class->cuda_plan_new = cuda_plan_new;

@@ -272,6 +272,81 @@ START_TEST (test_channel_views)
 }
 END_TEST
 
+/* recursivegauss on a frame's views at once (shared parallel loops) gives each view what it
+ * gets alone, bit for bit, and writes nothing else: luma + interleaved chroma (NV12) as a
+ * frame and as two fields, three planes (I420) as two fields (six views), and I420 with
+ * three more full-size planes (at 64x65 more samples than an RGBA frame holds: one view at a
+ * time), in the workspace reserved for the RGBA frame of the size. */
+START_TEST (test_recursive_views)
+{
+  const int layout = _i % 4, size = _i / 4;
+  const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 130, 3 }, { 64, 65 } };
+  const int w = sizes[size][0], h = sizes[size][1], cw = (w + 1) / 2, ch = (h + 1) / 2;
+  const size_t pitch = (size_t) w + 5, bytes = pitch * (size_t) h * 6;   /* six slots of a plane */
+  uint8_t *in = malloc (bytes), *alone = malloc (bytes), *together = malloc (bytes);
+  cs_test_fill_bytes (in, bytes, 9090u + _i);
+  memset (alone, 0xA5, bytes);
+  memset (together, 0xA5, bytes);
+  CsChannels src[CS_CPU_MAX_VIEWS], a[CS_CPU_MAX_VIEWS], t[CS_CPU_MAX_VIEWS];
+  CsRecursiveParams px[CS_CPU_MAX_VIEWS], py[CS_CPU_MAX_VIEWS];
+  CsRecursiveParams r = cs_recursive_params_default ();
+  r.sigma = 3;
+  const int fields = layout == 1 || layout == 2 ? 2 : 1, planar = layout >= 2;
+  int n = 0;
+  size_t offset = 0;
+  for (int f = 0; f < fields; f++) {
+    const int lh = (h - f + fields - 1) / fields, chh = (ch - f + fields - 1) / fields;
+    if (lh == 0)
+      continue;
+    /* luma, then chroma: interleaved, or two planes */
+    const int planes = layout == 0 || layout == 1 ? 2 : 3;
+    for (int p = 0; p < planes; p++) {
+      const int chroma = p > 0, vw = chroma ? cw : w, vh = chroma ? chh : lh, nc = chroma && !planar ? 2 : 1;
+      if (vh == 0)
+        continue;
+      const size_t at = offset + (size_t) f * pitch;
+      CsChannels v = { vw, vh, nc, { in + at, in + at + 1 }, { (ptrdiff_t) (pitch * fields), (ptrdiff_t) (pitch * fields) }, nc };
+      src[n] = v;
+      a[n] = v;
+      t[n] = v;
+      for (int c = 0; c < nc; c++) {
+        a[n].data[c] = alone + (v.data[c] - in);
+        t[n].data[c] = together + (v.data[c] - in);
+      }
+      px[n] = cs_recursive_params_subsampled (&r, chroma ? 2 : 1);
+      py[n] = cs_recursive_params_subsampled (&r, chroma ? 2 : 1);
+      n++;
+      offset += pitch * (size_t) h;
+    }
+    offset = 0;
+  }
+  for (int extra = 0; layout == 3 && extra < 3; extra++) {   /* full-size planes in slots 3..5 */
+    const size_t at = (size_t) (3 + extra) * pitch * (size_t) h;
+    CsChannels v = { w, h, 1, { in + at }, { (ptrdiff_t) pitch }, 1 };
+    src[n] = a[n] = t[n] = v;
+    a[n].data[0] = alone + at;
+    t[n].data[0] = together + at;
+    px[n] = py[n] = r;
+    n++;
+  }
+  CsCpuWorkspace ws = { 0 };
+  ck_assert_int_eq (cs_cpu_workspace_reserve (&ws, cs_cpu_recursive_workspace_bytes (&r, w, h, 3)), 0);
+  const size_t reserved = ws.size;
+  for (int v = 0; v < n; v++)
+    ck_assert_int_eq (cs_cpu_recursive_channels (&src[v], &a[v], &px[v], &py[v], 3, &ws), 0);
+  ck_assert_int_eq (cs_cpu_recursive_views (n, src, t, px, py, 3, &ws), 0);
+  ck_assert_uint_eq (ws.size, reserved);
+  ck_assert_msg (memcmp (alone, together, bytes) == 0, "layout %d, %dx%d: %d views together differ from alone", layout,
+      w, h, n);
+  ck_assert_int_eq (cs_cpu_recursive_views (0, src, t, px, py, 3, &ws), -1);
+  ck_assert_int_eq (cs_cpu_recursive_views (CS_CPU_MAX_VIEWS + 1, src, t, px, py, 3, &ws), -1);
+  cs_cpu_workspace_clear (&ws);
+  free (in);
+  free (alone);
+  free (together);
+}
+END_TEST
+
 /* One channel of bytes takes its range weights from a table (a gather where the CPU has AVX2,
  * lane by lane elsewhere): GRAY8-like views against the reference in both modes, both range
  * kernels and σr from where most taps weigh 0 to where all weigh about 1, at odd sizes, in a
@@ -594,6 +669,7 @@ int main (void)
   tcase_add_loop_test (tc, test_bilateral, 0, 12 + 2 * N_INPUTS);
   tcase_add_loop_test (tc, test_bilateral_large_radius, 0, 2);
   tcase_add_loop_test (tc, test_recursive, 0, 16 + 2 * N_INPUTS);
+  tcase_add_loop_test (tc, test_recursive_views, 0, 16);
   tcase_add_test (tc, test_in_place);
   tcase_add_test (tc, test_tiny_sigma_and_short_partitions);
   tcase_add_test (tc, test_workspace_bytes);
