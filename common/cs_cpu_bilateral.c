@@ -163,13 +163,20 @@ static inline __attribute__ ((always_inline)) void table_chunk (const Job *j, in
   store_chunk (j, x, y, 1, &sum, den[0] + den[1]);
 }
 
+/* A tap's weight from its spatial term and d2 = ‖I(p) − I(q)‖²: exp2 of the exponents' sum
+ * (Gaussian), or the spatial weight over 1 + t (Lorentzian). */
+static inline __attribute__ ((always_inline)) CsF8 tap_weight (const Job *j, CsF8 tap, CsF8 d2, const int lorentz)
+{
+  const CsF8 range = cs_f8 (j->range);
+  return lorentz ? tap / (1.f + d2 * range) : cs_f8_exp2_nonpositive (tap + d2 * range);
+}
+
 /* Eight outputs of row y from x: the window's taps in the reference's order, each output's
  * sums in its own lane. */
 static inline __attribute__ ((always_inline)) void window_chunk (const Job *j, int x, int y, const int nc,
     const int lorentz)
 {
   const Pass *p = &j->pass;
-  const CsF8 range = cs_f8 (j->range);
   CsF8 centre[3], num[3], den = cs_f8 (0.f);
   const float *centre_at = p->in.data + (size_t) (y + p->cy) * p->in.pitch + x + p->cx;
   for (int c = 0; c < nc; c++) {
@@ -186,8 +193,7 @@ static inline __attribute__ ((always_inline)) void window_chunk (const Job *j, i
         const CsF8 d = q[c] - centre[c];
         d2 += d * d;
       }
-      const CsF8 tap = p->taps[dy * p->nx + dx];
-      const CsF8 wt = lorentz ? tap / (1.f + d2 * range) : cs_f8_exp2_nonpositive (tap + d2 * range);
+      const CsF8 wt = tap_weight (j, p->taps[dy * p->nx + dx], d2, lorentz);
 #pragma GCC unroll 3
       for (int c = 0; c < nc; c++)
         num[c] += wt * q[c];
@@ -255,13 +261,6 @@ static size_t scratch_length (int w, int rx, int ry)
   return rows > columns ? rows : columns;
 }
 
-/* A tap's weight where the two samples are equal (the window's centre): d² = 0 */
-static inline __attribute__ ((always_inline)) CsF8 centre_weight (const Job *j, CsF8 tap, const int lorentz)
-{
-  const CsF8 range = cs_f8 (j->range), zero = cs_f8 (0.f);
-  return lorentz ? tap / (1.f + zero * range) : cs_f8_exp2_nonpositive (tap + zero * range);
-}
-
 /* The weight between the samples at a and b (rows of the planes, lanes alike): the window's
  * expression with d = b − a, whose square is that of a − b, so w(p, q) = w(q, p) to the bit
  * (docs/algorithms.md, 6.3). */
@@ -269,14 +268,13 @@ static inline __attribute__ ((always_inline)) CsF8 pair_weight (const Job *j, co
     const int nc, const int lorentz)
 {
   const Pass *p = &j->pass;
-  const CsF8 range = cs_f8 (j->range);
   CsF8 d2 = cs_f8 (0.f);
 #pragma GCC unroll 3
   for (int c = 0; c < nc; c++) {
     const CsF8 d = cs_f8_load (b + c * p->in.plane) - cs_f8_load (a + c * p->in.plane);
     d2 += d * d;
   }
-  return lorentz ? tap / (1.f + d2 * range) : cs_f8_exp2_nonpositive (tap + d2 * range);
+  return tap_weight (j, tap, d2, lorentz);
 }
 
 /* A vertical pass (the separable column pass) over output rows [begin, end), each weight
@@ -292,7 +290,7 @@ static inline __attribute__ ((always_inline)) void column_rows (const Job *j, in
   const Pass *p = &j->pass;
   const int r = p->cy, w = j->src->width, chunks = (w + 7) / 8;
   const size_t pitch = (size_t) p->in.pitch;
-  const CsF8 centre = centre_weight (j, p->taps[r], lorentz);
+  const CsF8 centre = tap_weight (j, p->taps[r], cs_f8 (0.f), lorentz);   /* d² = 0 */
   /* w(row, row + k) of column chunk u */
 #define RING(row, k, u) ring[(((size_t) ((row) % (r + 1)) * r + (k) - 1) * chunks + (u))]
 #define AT(row, u) (p->in.data + (size_t) (row) * pitch + 8 * (u))
@@ -362,7 +360,7 @@ static inline __attribute__ ((always_inline)) void row_pairs (const Job *j, int 
     }
   for (int k = 1; k <= r; k++)   /* no stale NaN or denormals in the lanes no one stores */
     memset (weights + (k - 1) * stride + stride - 8, 0, 8 * sizeof (float));
-  const CsF8 centre = centre_weight (j, p->taps[r], lorentz);
+  const CsF8 centre = tap_weight (j, p->taps[r], cs_f8 (0.f), lorentz);   /* d² = 0 */
   for (int x = 0; x < w; x += 8) {
     CsF8 num[3], den = cs_f8 (0.f);
     for (int c = 0; c < nc; c++)

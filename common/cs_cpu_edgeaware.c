@@ -21,8 +21,6 @@
  * of eq. 4 with Φ expanded: causal g' = cc f[k] + cp f[k−1] + bd g, anticausal
  * g' = an f[k+1] + ac f[k] + bd g, the complex product bd g as bd_re·g + bd_im·swap(g) with
  * bd_im negated in the real lanes (x + (−b)y is x − by exactly). */
-typedef float CsF4 __attribute__ ((vector_size (16)));
-
 typedef struct {
   CsF4 cc, cp, an, ac, bd_re, bd_im;
   double dt;   /* in double, as the reference's warm-up search sums it: a threshold κσ_i can

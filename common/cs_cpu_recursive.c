@@ -71,7 +71,6 @@ typedef struct {
   CsF8 v[2];
 } Lanes;
 typedef double CsD4 __attribute__ ((vector_size (4 * sizeof (double))));
-typedef float CsF4 __attribute__ ((vector_size (4 * sizeof (float))));
 typedef struct {   /* a strip's row in double, for Young–van Vliet */
   CsD4 v[2];
 } LanesD;

@@ -22,6 +22,7 @@
 typedef float CsF8 __attribute__ ((vector_size (32)));
 typedef int32_t CsI8 __attribute__ ((vector_size (32)));
 typedef uint32_t CsU8 __attribute__ ((vector_size (32)));
+typedef float CsF4 __attribute__ ((vector_size (16)));   /* four lanes: pairs of complex numbers, half a CsF8 */
 
 /* Runs the functions it marks once per instruction set the CPU may have, picked at load
  * time (x86-64 with ifunc support); elsewhere, or built with CS_SIMD_BASELINE_ONLY (the CI's
