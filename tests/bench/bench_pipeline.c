@@ -5,12 +5,18 @@
  * The floor is the PCIe time of one frame copied both ways at once (pinned, two streams),
  * measured in the same run. One line per measurement:
  *   bench filter=... path=system|cuda size=WxH params=... fps=... ms_per_frame=... floor_ms=...
- *   floor=pcie-both-ways ratio=...  (ratio = floor / time per frame: 1.0 is the bus limit)
+ *   floor=pcie-both-ways ratio=... streamed_floor_ms=... streamed_ratio=...
+ * (ratio = floor / time per frame; the streamed floor is the bus's rate with copies queued back to
+ * back, which a pipeline can at best equal: streamed_ratio 1.0 is the bus limit)
+ * With --against F2: each case in N rounds (default 3), F2 then F, and the median of the rounds'
+ * frames/s ratios beside the ratio of the two formats' floors (what the bus allows):
+ *   bench-against filter=... size=WxH format=F against=F2 rounds=N ratio=... bus_ratio=... streamed_bus_ratio=...
  * With --devices N (N GPUs): N such pipelines at once, pipeline i on cuda-device-id=i, and the
  * aggregate frames/s against one pipeline on one GPU, in the same run:
  *   bench-devices filter=... path=... size=WxH devices=N fps_total=... fps_one=... scaling=...
  * Usage: cs-bench-pipeline [--frames N] [--only FILTER] [--size WxH] [--path system|cuda] [--format F]
  *                          [--params "PROPERTIES"]   (with --only: that filter's properties)
+ *                          [--against F2 [--rounds N]]
  *                          [--devices N]
  * With --decode CLIP.mp4 (H.264): frames/s of nvh264dec alone and with each filter after it in
  * CUDA memory (NV12), in one run:
@@ -94,50 +100,69 @@ static void pool_src_init (PoolSrc *self)
 
 /* ---------------------------------------------------------------- the PCIe floor */
 
-static double pcie_both_ways_ms (size_t bytes)
+/* Batches of `frames` frames up on one stream and as many down on another, queued at once:
+ * the time a frame, median of `batches` batches after two to warm up. */
+static double pcie_ms (size_t bytes, int frames, int batches)
 {
-  void *h[2], *d[2];
-  cudaStream_t s[2];
-  cudaEvent_t e0, e1;
-  float best = 1e9f;
+  void *h[2] = { 0 }, *d[2] = { 0 };
+  cudaStream_t s[2] = { 0 };
+  cudaEvent_t e0 = NULL, e1 = NULL, done = NULL;
+  float t[32];
+  double ms = -1;
+  batches = MIN (batches, 32);
   if (cudaHostAlloc (&h[0], bytes, cudaHostAllocPortable) || cudaHostAlloc (&h[1], bytes, cudaHostAllocPortable) ||
       cudaMalloc (&d[0], bytes) || cudaMalloc (&d[1], bytes) || cudaStreamCreate (&s[0]) ||
-      cudaStreamCreate (&s[1]) || cudaEventCreate (&e0) || cudaEventCreate (&e1))
-    return -1;
+      cudaStreamCreate (&s[1]) || cudaEventCreate (&e0) || cudaEventCreate (&e1) || cudaEventCreate (&done))
+    goto out;
   memset (h[0], 1, bytes);
-  float t[20];
-  for (int i = 0; i < 22; i++) {
+  for (int b = -2; b < batches; b++) {
     cudaEventRecord (e0, s[0]);
     cudaStreamWaitEvent (s[1], e0, 0);
-    cudaMemcpyAsync (d[0], h[0], bytes, cudaMemcpyHostToDevice, s[0]);
-    cudaMemcpyAsync (h[1], d[1], bytes, cudaMemcpyDeviceToHost, s[1]);
-    cudaEvent_t done;
-    cudaEventCreate (&done);
+    for (int i = 0; i < frames; i++) {
+      cudaMemcpyAsync (d[0], h[0], bytes, cudaMemcpyHostToDevice, s[0]);
+      cudaMemcpyAsync (h[1], d[1], bytes, cudaMemcpyDeviceToHost, s[1]);
+    }
     cudaEventRecord (done, s[1]);
     cudaStreamWaitEvent (s[0], done, 0);
     cudaEventRecord (e1, s[0]);
     cudaEventSynchronize (e1);
-    cudaEventDestroy (done);
-    float ms;
-    cudaEventElapsedTime (&ms, e0, e1);
-    if (i >= 2)
-      t[i - 2] = ms;
+    if (b >= 0)
+      cudaEventElapsedTime (&t[b], e0, e1);
   }
-  for (int i = 0; i < 20; i++)   /* median */
-    for (int j = i + 1; j < 20; j++)
+  for (int i = 0; i < batches; i++)
+    for (int j = i + 1; j < batches; j++)
       if (t[j] < t[i]) {
-        float x = t[i];
+        const float x = t[i];
         t[i] = t[j];
         t[j] = x;
       }
-  best = (t[9] + t[10]) / 2;
+  ms = (t[(batches - 1) / 2] + t[batches / 2]) / 2 / frames;
+out:
   cudaFreeHost (h[0]);
   cudaFreeHost (h[1]);
   cudaFree (d[0]);
   cudaFree (d[1]);
-  cudaStreamDestroy (s[0]);
-  cudaStreamDestroy (s[1]);
-  return best;
+  for (int i = 0; i < 2; i++)
+    if (s[i])
+      cudaStreamDestroy (s[i]);
+  cudaEvent_t events[] = { e0, e1, done };
+  for (int i = 0; i < 3; i++)
+    if (events[i])
+      cudaEventDestroy (events[i]);
+  return ms;
+}
+
+/* One frame up and one down at once. A pipeline with three frames in flight overlaps one
+ * frame's copies with the next's set-up, so it can beat this, most for small frames. */
+static double pcie_both_ways_ms (size_t bytes)
+{
+  return pcie_ms (bytes, 1, 20);
+}
+
+/* The bus's rate when it is never idle, 16 frames queued each way: no pipeline beats this. */
+static double pcie_streamed_ms (size_t bytes)
+{
+  return pcie_ms (bytes, 16, 5);
 }
 
 /* ---------------------------------------------------------------- one measurement */
@@ -157,18 +182,34 @@ static void on_handoff (GstElement *sink, GstBuffer *buf, GstPad *pad, gpointer 
   c->t_end = g_get_monotonic_time ();
 }
 
-static int run (const char *filter, const char *params, const char *path, int w, int h, int frames,
-    double floor_ms)
+typedef struct {
+  double both_ways_ms, streamed_ms;
+} Floor;
+
+static Floor floor_of (const char *fmt, int w, int h)
+{
+  GstVideoInfo vi;
+  gst_video_info_set_format (&vi, gst_video_format_from_string (fmt), w, h);
+  const size_t bytes = GST_VIDEO_INFO_SIZE (&vi);
+  const Floor f = { pcie_both_ways_ms (bytes), pcie_streamed_ms (bytes) };
+  printf ("floor format=%s size=%dx%d pcie_both_ways_ms=%.4f pcie_streamed_ms=%.4f (one frame of %zu bytes up and "
+      "one down at once, pinned; then 16 of each queued)\n", fmt, w, h, f.both_ways_ms, f.streamed_ms, bytes);
+  return f;
+}
+
+/* One pipeline's frames/s (printed), or -1 on error. */
+static double run (const char *filter, const char *params, const char *path, const char *fmt, int w, int h,
+    int frames, Floor floor)
 {
   gchar *caps_str = g_strdup_printf ("video/x-raw%s,format=%s,width=%d,height=%d,framerate=0/1",
-      !strcmp (path, "cuda") ? "(memory:CUDAMemory)" : "", format, w, h);
+      !strcmp (path, "cuda") ? "(memory:CUDAMemory)" : "", fmt, w, h);
   gchar *desc = g_strdup_printf ("%s name=f %s ! %s ! fakesink name=sink sync=false signal-handoffs=true",
       filter, params, caps_str);
   GError *err = NULL;
   GstElement *bin = gst_parse_bin_from_description (desc, TRUE, &err);
   if (!bin || err) {
     fprintf (stderr, "%s: %s\n", desc, err ? err->message : "?");
-    return 1;
+    return -1;
   }
   GstElement *pipeline = gst_pipeline_new (NULL);
   PoolSrc *src = g_object_new (pool_src_get_type (), "num-buffers", frames, NULL);
@@ -181,19 +222,21 @@ static int run (const char *filter, const char *params, const char *path, int w,
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   GstMessage *m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline), 300 * GST_SECOND,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  int rc = 0;
+  double fps = -1;
   if (!m || GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
     gchar *dbg = NULL;
     if (m)
       gst_message_parse_error (m, &err, &dbg);
     fprintf (stderr, "%s (%s): %s %s\n", desc, path, err ? err->message : "timeout", dbg ? dbg : "");
-    rc = 1;
   } else {
     const double secs = (c.t_end - c.t_start) / 1e6;
-    const double fps = (c.count - c.warmup) / secs, ms = 1000.0 / fps;
+    fps = (c.count - c.warmup) / secs;
+    const double ms = 1000.0 / fps;
+    const bool system = strcmp (path, "cuda") != 0;
     printf ("bench filter=%s path=%s format=%s size=%dx%d params=%s fps=%.1f ms_per_frame=%.4f floor_ms=%.4f "
-        "floor=pcie-both-ways ratio=%.2f frames=%d\n", filter, path, format, w, h, params, fps, ms,
-        !strcmp (path, "cuda") ? 0.0 : floor_ms, !strcmp (path, "cuda") ? 0.0 : floor_ms / ms, c.count);
+        "floor=pcie-both-ways ratio=%.2f streamed_floor_ms=%.4f streamed_ratio=%.2f frames=%d\n", filter, path, fmt,
+        w, h, params, fps, ms, system ? floor.both_ways_ms : 0.0, system ? floor.both_ways_ms / ms : 0.0,
+        system ? floor.streamed_ms : 0.0, system ? floor.streamed_ms / ms : 0.0, c.count);
     fflush (stdout);
   }
   if (m)
@@ -203,7 +246,7 @@ static int run (const char *filter, const char *params, const char *path, int w,
   gst_object_unref (pipeline);
   g_free (desc);
   g_free (caps_str);
-  return rc;
+  return fps;
 }
 
 /* N pipelines at once, pipeline i on GPU i: frames per second through all of them
@@ -331,8 +374,8 @@ static int bench_decode (const char *clip)
 
 int main (int argc, char **argv)
 {
-  int frames = 400, only_w = 0, only_h = 0, devices = 0;
-  const char *only = NULL, *only_path = NULL, *only_params = NULL, *decode = NULL;
+  int frames = 400, only_w = 0, only_h = 0, devices = 0, rounds = 3;
+  const char *only = NULL, *only_path = NULL, *only_params = NULL, *decode = NULL, *against = NULL;
   gst_init (&argc, &argv);
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--frames") && i + 1 < argc)
@@ -349,15 +392,20 @@ int main (int argc, char **argv)
       decode = argv[++i];
     else if (!strcmp (argv[i], "--format") && i + 1 < argc)
       format = argv[++i];
+    else if (!strcmp (argv[i], "--against") && i + 1 < argc)
+      against = argv[++i];
+    else if (!strcmp (argv[i], "--rounds") && i + 1 < argc)
+      rounds = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--devices") && i + 1 < argc)
       devices = atoi (argv[++i]);
     else {
       fprintf (stderr, "usage: %s [--frames N] [--only FILTER] [--size WxH] [--path system|cuda] [--params PROPS] "
-          "[--format F] [--devices N] [--decode CLIP.mp4]\n",
+          "[--format F [--against F2] [--rounds N]] [--devices N] [--decode CLIP.mp4]\n",
           argv[0]);
       return 2;
     }
   }
+  rounds = CLAMP (rounds, 1, 16);
   if (only_params && !only) {
     fprintf (stderr, "--params needs --only FILTER\n");
     return 2;
@@ -404,11 +452,8 @@ int main (int argc, char **argv)
     const int w = sizes[s][0], h = sizes[s][1];
     if (only_w && (w != only_w || h != only_h))
       continue;
-    GstVideoInfo vi;
-    gst_video_info_set_format (&vi, gst_video_format_from_string (format), w, h);
-    const double floor_ms = pcie_both_ways_ms (GST_VIDEO_INFO_SIZE (&vi));
-    printf ("floor format=%s size=%dx%d pcie_both_ways_ms=%.4f (one frame of %zu bytes up and one down at once, "
-        "pinned)\n", format, w, h, floor_ms, (size_t) GST_VIDEO_INFO_SIZE (&vi));
+    const Floor floor = floor_of (format, w, h);
+    const Floor against_floor = against ? floor_of (against, w, h) : floor;
     for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
       if (only && strcmp (only, cases[k].filter))
         continue;
@@ -417,11 +462,40 @@ int main (int argc, char **argv)
         seen |= !strcmp (cases[j].filter, cases[k].filter);
       if (only_params && seen)
         continue;
+      const char *params = only_params ? only_params : cases[k].params;
       for (int p = 0; p < 2; p++) {
         const char *path = p ? "cuda" : "system";
         if (only_path && strcmp (only_path, path))
           continue;
-        rc |= run (cases[k].filter, only_params ? only_params : cases[k].params, path, w, h, frames, floor_ms);
+        if (!against) {
+          rc |= run (cases[k].filter, params, path, format, w, h, frames, floor) < 0;
+          continue;
+        }
+        /* rounds alternating between the two formats, so that drift on a shared host falls
+         * on both alike; the ratio is the median of the rounds' ratios */
+        double fps[16], against_fps[16], ratio[16];
+        for (int r = 0; r < rounds; r++) {
+          against_fps[r] = run (cases[k].filter, params, path, against, w, h, frames, against_floor);
+          fps[r] = run (cases[k].filter, params, path, format, w, h, frames, floor);
+          rc |= fps[r] < 0 || against_fps[r] < 0;
+          ratio[r] = fps[r] / against_fps[r];
+        }
+        for (int i = 0; i < rounds; i++)
+          for (int j = i + 1; j < rounds; j++)
+            if (ratio[j] < ratio[i]) {
+              const double x = ratio[i];
+              ratio[i] = ratio[j];
+              ratio[j] = x;
+            }
+        printf ("bench-against filter=%s path=%s size=%dx%d format=%s against=%s rounds=%d ratio=%.3f (%.3f-%.3f)",
+            cases[k].filter, path, w, h, format, against, rounds,
+            rounds % 2 ? ratio[rounds / 2] : (ratio[rounds / 2 - 1] + ratio[rounds / 2]) / 2, ratio[0],
+            ratio[rounds - 1]);
+        if (p == 0)
+          printf (" bus_ratio=%.3f streamed_bus_ratio=%.3f", against_floor.both_ways_ms / floor.both_ways_ms,
+              against_floor.streamed_ms / floor.streamed_ms);
+        printf ("\n");
+        fflush (stdout);
       }
     }
   }
