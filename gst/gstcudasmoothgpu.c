@@ -365,18 +365,56 @@ ensure_slot (GstCudaSmoothGpu * gpu, int slot, gboolean need_in, gboolean need_o
   return err;
 }
 
-/* The upload and download frames: every plane's rows at a pitch of whole 512 bytes. */
+/* The upload and download frames. Where the caps' own layout has every pitch a multiple of
+ * 64 bytes and every plane 256-aligned (NV12, I420 and the rest at the common video sizes),
+ * the device frames copy it, so that a frame in that layout moves in one copy each way
+ * (one_copy_span): an NV12 frame's two plane copies take the bus 6 % longer at 1080p than
+ * one copy of the same bytes (docs/performance.md). Otherwise each plane's rows at a pitch of
+ * whole 512 bytes. */
 static void
 layout_device_frames (GstCudaSmoothGpu * gpu)
 {
+  const GstVideoInfo *info = &gpu->info;
+  gboolean mirror = TRUE;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    guint64 row_bytes, rows;
+    gst_cuda_smooth_plane_extent (info, p, &row_bytes, &rows);
+    const gint stride = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
+    mirror &= stride > 0 && (guint64) stride >= row_bytes && stride % 64 == 0 &&
+        GST_VIDEO_INFO_PLANE_OFFSET (info, p) % 256 == 0;
+  }
   gpu->d_bytes = 0;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    guint64 row_bytes, rows;
+    gst_cuda_smooth_plane_extent (info, p, &row_bytes, &rows);
+    gpu->d_offset[p] = mirror ? GST_VIDEO_INFO_PLANE_OFFSET (info, p) : gpu->d_bytes;
+    gpu->d_pitch[p] = mirror ? (size_t) GST_VIDEO_INFO_PLANE_STRIDE (info, p) : (row_bytes + 511) / 512 * 512;
+    gpu->d_bytes = MAX (gpu->d_bytes, gpu->d_offset[p] + gpu->d_pitch[p] * rows);
+  }
+  GST_INFO ("device frames %s", mirror ? "in the caps' layout: a frame in it moves in one copy each way"
+      : "at 512-byte pitches: frames move plane by plane");
+}
+
+/* The bytes from the frame's first plane to the end of its last where the frame lies in one
+ * memory with its planes at the device frames' offsets and pitches (one copy moves it);
+ * else 0. */
+static size_t
+one_copy_span (const GstCudaSmoothGpu * gpu, const GstVideoFrame * frame)
+{
+  if (gst_buffer_n_memory (frame->buffer) != 1)
+    return 0;
+  const guint8 *first = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  size_t span = 0;
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&gpu->info); p++) {
+    const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    if ((size_t) GST_VIDEO_FRAME_PLANE_STRIDE (frame, p) != gpu->d_pitch[p] || data < first ||
+        (size_t) (data - first) != gpu->d_offset[p] - gpu->d_offset[0])
+      return 0;
     guint64 row_bytes, rows;
     gst_cuda_smooth_plane_extent (&gpu->info, p, &row_bytes, &rows);
-    gpu->d_offset[p] = gpu->d_bytes;
-    gpu->d_pitch[p] = (row_bytes + 511) / 512 * 512;
-    gpu->d_bytes += gpu->d_pitch[p] * rows;
+    span = MAX (span, gpu->d_offset[p] - gpu->d_offset[0] + gpu->d_pitch[p] * (rows - 1) + row_bytes);
   }
+  return span;
 }
 
 cudaError_t
@@ -460,11 +498,14 @@ device_picture (const GstCudaSmoothPicture * pic, guint i, guint n, void *base, 
   return img;
 }
 
-/* Copies every plane of a frame between host and device (cudaMemcpy2DAsync per plane). */
+/* Copies every plane of a frame between host and device: in one copy where the host frame
+ * lies as the device frame does (span, from one_copy_span), else cudaMemcpy2DAsync per plane. */
 static cudaError_t
 copy_planes (GstCudaSmoothGpu * gpu, guint8 * const dst[], const size_t dst_pitch[], guint8 * const src[],
-    const size_t src_pitch[], enum cudaMemcpyKind kind, cudaStream_t stream)
+    const size_t src_pitch[], size_t span, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+  if (span)
+    return cudaMemcpyAsync (dst[0], src[0], span, kind, stream);
   cudaError_t err = cudaSuccess;
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&gpu->info) && err == cudaSuccess; p++) {
     guint64 row_bytes, rows;
@@ -586,8 +627,9 @@ gst_cuda_smooth_gpu_submit (GstCudaSmoothGpu * gpu, GstCudaSmoothPending * p, gb
     guint8 *d_in[GST_VIDEO_MAX_PLANES] = { 0 };
     for (guint i = 0; i < n_planes; i++)
       d_in[i] = (guint8 *) s->d_in + gpu->d_offset[i];
-    *what = "cudaMemcpy2DAsync (upload)";
-    err = copy_planes (gpu, d_in, gpu->d_pitch, in, in_pitch, cudaMemcpyHostToDevice, stream);
+    *what = "copying the frame to the device";
+    err = copy_planes (gpu, d_in, gpu->d_pitch, in, in_pitch, one_copy_span (gpu, &p->in_frame),
+        cudaMemcpyHostToDevice, stream);
     for (guint i = 0; i < n_planes; i++) {
       in[i] = d_in[i];
       in_pitch[i] = gpu->d_pitch[i];
@@ -603,8 +645,9 @@ gst_cuda_smooth_gpu_submit (GstCudaSmoothGpu * gpu, GstCudaSmoothPending * p, gb
     err = gpu->layout.packed_rgb ? run_packed (gpu, p, in[0], in_pitch[0], out[0], out_pitch[0], s->scratch, stream)
         : run_groups (gpu, p, in, in_pitch, out, out_pitch, s->scratch, stream);
   if (err == cudaSuccess && !out_dev) {
-    *what = "cudaMemcpy2DAsync (download)";
-    err = copy_planes (gpu, host_out, host_out_pitch, out, out_pitch, cudaMemcpyDeviceToHost, stream);
+    *what = "copying the frame from the device";
+    err = copy_planes (gpu, host_out, host_out_pitch, out, out_pitch, one_copy_span (gpu, &p->out_frame),
+        cudaMemcpyDeviceToHost, stream);
   }
 #if GST_CUDA_SMOOTH_MEMORY_STREAMS
   if (err == cudaSuccess && in_stream && out_stream) {

@@ -170,6 +170,14 @@ GST_START_TEST (test_odd_sizes_and_padded_strides)
 }
 GST_END_TEST;
 
+/* Sizes whose rows are whole multiples of 64 bytes: the CUDA backend's device frames take the
+ * caps' layout, and a frame in it moves in one copy each way; padded, row by row. */
+GST_START_TEST (test_frames_in_the_caps_layout)
+{
+  one_frame (elements[__i__ % 3], "RGBA", 64, 30, __i__ < 3 ? 0 : 64, 3);
+}
+GST_END_TEST;
+
 /* sigma 0: the input buffer itself comes out, untouched. */
 GST_START_TEST (test_passthrough)
 {
@@ -530,6 +538,7 @@ static Suite *elements_suite (void)
   tcase_add_loop_test (tc, test_every_format, 0, 3 * 8);
   tcase_add_loop_test (tc, test_recursive_carried_partitions, 0, 3);
   tcase_add_loop_test (tc, test_odd_sizes_and_padded_strides, 0, 15);
+  tcase_add_loop_test (tc, test_frames_in_the_caps_layout, 0, 6);
   tcase_add_loop_test (tc, test_passthrough, 0, 3);
   tcase_add_loop_test (tc, test_invalid_values_rejected, 0, 3);
   tcase_add_loop_test (tc, test_properties_round_trip, 0, 3);

@@ -284,6 +284,19 @@ GST_START_TEST (test_odd_sizes_padded_strides_and_repeats)
 }
 GST_END_TEST;
 
+/* Sizes whose pitches are multiples of 64 bytes and planes 256-aligned in the caps' layout:
+ * the CUDA backend's device frames take that layout, and a frame in it (no padding, an even
+ * height) moves in one copy each way; an odd height, padded rows or planes apart go plane by
+ * plane into it. */
+GST_START_TEST (test_frames_in_the_caps_layout)
+{
+  const int sizes[][4] = { { 128, 48, 0, 0 }, { 128, 47, 0, 0 }, { 256, 32, 64, 256 } };
+  const int *sz = sizes[__i__ % 3];
+  const char *const *s = settings[(__i__ + __i__ / 3) % 3];   /* each size meets each filter */
+  check_format (s[0], s[1], formats[__i__ / 3], sz[0], sz[1], sz[2], sz[3], "filter", NULL, NULL, FALSE, 3);
+}
+GST_END_TEST;
+
 /* interlaced frames: each field of each group filtered apart */
 GST_START_TEST (test_interlaced)
 {
@@ -421,6 +434,7 @@ static Suite *formats_suite (void)
   tcase_add_loop_test (tc, test_every_format_and_setting, 0, N_FORMATS * N_SETTINGS);
   tcase_add_loop_test (tc, test_chroma_copy, 0, 3 * (N_FORMATS - 1));
   tcase_add_loop_test (tc, test_odd_sizes_padded_strides_and_repeats, 0, 40);
+  tcase_add_loop_test (tc, test_frames_in_the_caps_layout, 0, 3 * N_FORMATS);
   tcase_add_loop_test (tc, test_interlaced, 0, 9);
   tcase_add_loop_test (tc, test_photo, 0, 3 * N_FORMATS);
   tcase_add_loop_test (tc, test_live_yuy2_source, 0, 3);
