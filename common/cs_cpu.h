@@ -65,6 +65,13 @@ int cs_cpu_recursive_channels (const CsChannels *src, CsChannels *dst, const CsR
 int cs_cpu_recursive_views (int n, const CsChannels *src, CsChannels *dst, const CsRecursiveParams *px,
     const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws);
 
+/* edgeawaregauss on n views at once, in the same parallel loops, each view with its own
+ * coefficient table; outputs those of cs_cpu_edgeaware_channels on each view. The same
+ * workspace bound as cs_cpu_recursive_views: views that need more than the RGBA frame of the
+ * largest view's size go one after another. */
+int cs_cpu_edgeaware_views (int n, const CsChannels *src, CsChannels *dst, const CsEdgeAwareParams *px,
+    const CsEdgeAwareParams *py, int n_threads, CsCpuWorkspace *ws);
+
 #ifdef __cplusplus
 }
 #endif

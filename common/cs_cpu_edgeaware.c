@@ -403,29 +403,37 @@ static void pack_rows (void *arg, int begin, int end, int worker)
   cs_cpu_pack_channels (job->v, job->dst, begin, end);
 }
 
-/* the frame as floats and its transpose, the spacings' D along rows and columns, the
- * per-D table, the workers' lines, the list of D the table holds and its marks */
-enum { N_ARRAYS = 8 };
+/* A view's arrays: the view as floats and its transpose, the spacings' D along rows and
+ * columns, the per-D table (up to nc·255², the largest D of nc channels), the list of D the
+ * table holds, and its marks; then, once for all views, the workers' lines */
+enum { VIEW_ARRAYS = 7 };
 
-static void workspace_sizes (int w, int h, int n_threads, size_t sizes[N_ARRAYS])
+static void view_sizes (const CsChannels *src, int n_threads, size_t sizes[VIEW_ARRAYS])
 {
-  const size_t npix = (size_t) w * h, n_max = w > h ? w : h;
-  sizes[0] = npix * 3 * sizeof (float);
-  sizes[1] = npix * 3 * sizeof (float);
+  const size_t npix = (size_t) src->width * src->height, nc = (size_t) src->channels, max_d = nc * 255 * 255;
+  sizes[0] = npix * nc * sizeof (float);
+  sizes[1] = npix * nc * sizeof (float);
   sizes[2] = npix * sizeof (uint32_t);
   sizes[3] = npix * sizeof (uint32_t);
-  sizes[4] = (MAX_D + 1) * sizeof (SpacingTerms);
-  sizes[5] = (size_t) n_threads * n_max * MAX_CHAINS * sizeof (float);
-  sizes[6] = (MAX_D + 1) * sizeof (uint32_t);
-  sizes[7] = (size_t) n_threads * SEEN_WORDS * sizeof (uint64_t);
+  sizes[4] = (max_d + 1) * sizeof (SpacingTerms);
+  sizes[5] = (max_d + 1) * sizeof (uint32_t);
+  sizes[6] = nc > 1 ? (size_t) n_threads * SEEN_WORDS * sizeof (uint64_t) : 0;
+}
+
+static size_t lines_bytes (int n_max, int n_threads)
+{
+  return (size_t) n_threads * n_max * MAX_CHAINS * sizeof (float);
 }
 
 size_t cs_cpu_edgeaware_workspace_bytes (const CsEdgeAwareParams *p, int width, int height, int n_threads)
 {
-  size_t sizes[N_ARRAYS];
   (void) p;
-  workspace_sizes (width, height, cs_cpu_threads (n_threads), sizes);
-  return cs_workspace_total (N_ARRAYS, sizes);
+  n_threads = cs_cpu_threads (n_threads);
+  const CsChannels rgb = { .width = width, .height = height, .channels = 3 };
+  size_t sizes[VIEW_ARRAYS + 1];
+  view_sizes (&rgb, n_threads, sizes);
+  sizes[VIEW_ARRAYS] = lines_bytes (width > height ? width : height, n_threads);
+  return cs_workspace_total (VIEW_ARRAYS + 1, sizes);
 }
 
 int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams *p,
@@ -438,25 +446,28 @@ int cs_cpu_edgeaware (const CsImage *src, CsImage *dst, const CsEdgeAwareParams 
   return cs_cpu_edgeaware_channels (&in, &out, p, p, n_threads, ws);
 }
 
-/* One pass of iteration `it` with p (that axis's parameters) over the rows of data, whose
- * spacings' D are d: fills the table for p's σ_i where fill_table says the table holds
- * another's, and sweeps. */
+int cs_cpu_edgeaware_channels (const CsChannels *src, CsChannels *dst, const CsEdgeAwareParams *px,
+    const CsEdgeAwareParams *py, int n_threads, CsCpuWorkspace *ws)
+{
+  return cs_cpu_edgeaware_views (1, src, dst, px, py, n_threads, ws);
+}
+
 typedef struct {
   SpacingTerms *lut;
   const uint32_t *entries;   /* the D the table holds */
   int count;
 } Table;
 
-static void edgeaware_pass (const CsEdgeAwareParams *p, int it, float *data, int nc, const uint32_t *d, int n,
-    int n_lines, const Table *table, int fill_table, float *lines, int n_max, int n_threads)
+/* A pass of iteration `it` with p (that axis's parameters) over n_lines rows of n samples
+ * of data, whose spacings' D are d: the table's fill for p's σ_i and the sweeps' job. */
+static void pass_jobs (const CsEdgeAwareParams *p, int it, float *data, int nc, const uint32_t *d, int n,
+    int n_lines, const Table *table, float *lines, int n_max, LutJob *lj, PassJob *job)
 {
   const double sigma_i = cs_edgeaware_iteration_sigma (p, it);
   const double ratio = p->sigma / p->sigma_r;
-  LutJob lj = { .lut = table->lut, .entries = table->entries, .ratio2 = ratio * ratio };
-  cs_deriche_coeffs (sigma_i, &lj.coeffs);
-  if (fill_table)
-    cs_parallel_for (table->count, n_threads, fill_lut, &lj);
-  PassJob job = {
+  *lj = (LutJob) { .lut = table->lut, .entries = table->entries, .ratio2 = ratio * ratio };
+  cs_deriche_coeffs (sigma_i, &lj->coeffs);
+  *job = (PassJob) {
     .data = data, .d = d, .width = n, .height = n_lines,
     .lut = table->lut, .warmup = p->kappa * sigma_i, .lines = lines,
     .lines_per_thread_stride = n_max * MAX_CHAINS,
@@ -464,49 +475,128 @@ static void edgeaware_pass (const CsEdgeAwareParams *p, int it, float *data, int
     .nc = nc,
   };
   for (int i = 0; i < 2; i++) {
-    job.inits.causal[2 * i] = (float) lj.coeffs.causal_init[i].re;
-    job.inits.causal[2 * i + 1] = (float) lj.coeffs.causal_init[i].im;
-    job.inits.anticausal[2 * i] = (float) lj.coeffs.anticausal_init[i].re;
-    job.inits.anticausal[2 * i + 1] = (float) lj.coeffs.anticausal_init[i].im;
+    job->inits.causal[2 * i] = (float) lj->coeffs.causal_init[i].re;
+    job->inits.causal[2 * i + 1] = (float) lj->coeffs.causal_init[i].im;
+    job->inits.anticausal[2 * i] = (float) lj->coeffs.anticausal_init[i].re;
+    job->inits.anticausal[2 * i + 1] = (float) lj->coeffs.anticausal_init[i].im;
   }
-  const int together = rows_together (nc);
-  cs_parallel_for_flushed ((n_lines + together - 1) / together, n_threads, pass_rows, &job);
 }
 
-int cs_cpu_edgeaware_channels (const CsChannels *src, CsChannels *dst, const CsEdgeAwareParams *px,
+/* The jobs of every loop, by view */
+typedef struct {
+  PrepareJob prep[CS_CPU_MAX_VIEWS];
+  LutJob lut[CS_CPU_MAX_VIEWS];
+  PassJob pass[CS_CPU_MAX_VIEWS];
+  CsCpuTransposeJob transpose[CS_CPU_MAX_VIEWS];
+  PackJob pack[CS_CPU_MAX_VIEWS];
+  int items[CS_CPU_MAX_VIEWS];
+} Loops;
+
+/* One pass (axis 0: rows of v; 1: rows of v_t) of iteration `it` of every view that filters
+ * in it: the tables where they need filling, then the sweeps, each in one loop for all
+ * views. */
+static void views_pass (int n, const CsChannels *src, const CsEdgeAwareParams *p, const int *active, int axis, int it,
+    float *const *data, uint32_t *const *d, const Table *tables, const int *fill, float *lines, int n_max, Loops *l,
+    int n_threads)
+{
+  for (int v = 0; v < n; v++) {
+    const int w = src[v].width, h = src[v].height;
+    if (active[v])
+      pass_jobs (&p[v], it, data[v], src[v].channels, d[v], axis ? h : w, axis ? w : h, &tables[v], lines, n_max,
+          &l->lut[v], &l->pass[v]);
+    l->items[v] = active[v] && fill[v] ? tables[v].count : 0;
+  }
+  cs_cpu_for_views (n, l->lut, sizeof l->lut[0], l->items, fill_lut, 0, n_threads);
+  for (int v = 0; v < n; v++) {
+    const int together = rows_together (src[v].channels);
+    l->items[v] = active[v] ? (l->pass[v].height + together - 1) / together : 0;
+  }
+  cs_cpu_for_views (n, l->pass, sizeof l->pass[0], l->items, pass_rows, 1, n_threads);
+}
+
+/* Transposes every active view's v into v_t (back: v_t into v), in one loop. */
+static void views_transpose (int n, const CsChannels *src, const int *active, float *const *v, float *const *v_t,
+    int back, Loops *l, int n_threads)
+{
+  for (int i = 0; i < n; i++) {
+    const int w = src[i].width, h = src[i].height;
+    const size_t elem = (size_t) src[i].channels * sizeof (float);
+    l->transpose[i] = back ? (CsCpuTransposeJob) { v_t[i], v[i], h, w, elem } : (CsCpuTransposeJob) { v[i], v_t[i], w, h, elem };
+    l->items[i] = active[i] ? cs_cpu_transpose_blocks (&l->transpose[i]) : 0;
+  }
+  cs_cpu_for_views (n, l->transpose, sizeof l->transpose[0], l->items, cs_cpu_transpose_rows, 0, n_threads);
+}
+
+int cs_cpu_edgeaware_views (int n, const CsChannels *src, CsChannels *dst, const CsEdgeAwareParams *px,
     const CsEdgeAwareParams *py, int n_threads, CsCpuWorkspace *ws)
 {
-  const int w = src->width, h = src->height, n_max = w > h ? w : h, nc = src->channels;
-  n_threads = cs_cpu_threads (n_threads);
-  size_t sizes[N_ARRAYS];
-  workspace_sizes (w, h, n_threads, sizes);
-  void *a[N_ARRAYS];
-  if (cs_workspace_carve (ws, N_ARRAYS, sizes, a) != 0)
+  if (n < 1 || n > CS_CPU_MAX_VIEWS)
     return -1;
-  float *v = a[0], *v_t = a[1];
-  uint32_t *d_h = a[2], *d_v = a[3];
-  float *lines = a[5];
-
-  PrepareJob prep = { src, v, d_h, d_v, { 0 }, a[7] };
-  if (nc > 1)
-    memset (prep.seen, 0, sizes[7]);
-  cs_parallel_for ((h + PREPARE_ROWS - 1) / PREPARE_ROWS, n_threads, prepare_rows, &prep);
-  uint32_t max_d = 0;
-  for (int t = 0; t < 64; t++)
-    max_d = prep.max_d[t] > max_d ? prep.max_d[t] : max_d;
-  const Table table = { a[4], a[6], table_entries (nc, max_d, prep.seen, n_threads, a[6]) };
-
-  /* alike axes: one table per iteration serves both passes (the 4:2:2 chroma's differ in σ) */
-  const int same_axes = px->sigma == py->sigma;
-  const int identity = cs_edgeaware_is_identity (px) && cs_edgeaware_is_identity (py);
-  for (int it = 1; it <= px->iterations && !identity; it++) {
-    edgeaware_pass (px, it, v, nc, d_h, w, h, &table, 1, lines, n_max, n_threads);
-    cs_cpu_transpose (v, v_t, w, h, nc * sizeof (float), n_threads);
-    edgeaware_pass (py, it, v_t, nc, d_v, h, w, &table, !same_axes, lines, n_max, n_threads);
-    cs_cpu_transpose (v_t, v, h, w, nc * sizeof (float), n_threads);
+  n_threads = cs_cpu_threads (n_threads);
+  int w = 0, h = 0, n_max = 0;
+  for (int v = 0; v < n; v++) {
+    w = src[v].width > w ? src[v].width : w;
+    h = src[v].height > h ? src[v].height : h;
+    n_max = src[v].width > n_max ? src[v].width : n_max;
+    n_max = src[v].height > n_max ? src[v].height : n_max;
+  }
+  size_t sizes[CS_CPU_MAX_VIEWS * VIEW_ARRAYS + 1];
+  for (int v = 0; v < n; v++)
+    view_sizes (&src[v], n_threads, sizes + v * VIEW_ARRAYS);
+  sizes[n * VIEW_ARRAYS] = lines_bytes (n_max, n_threads);
+  if (n > 1 && cs_workspace_total (n * VIEW_ARRAYS + 1, sizes) > cs_cpu_edgeaware_workspace_bytes (px, w, h, n_threads)) {
+    /* more than the RGBA frame of that size takes: one view at a time */
+    for (int v = 0; v < n; v++)
+      if (cs_cpu_edgeaware_views (1, &src[v], &dst[v], &px[v], &py[v], n_threads, ws) != 0)
+        return -1;
+    return 0;
+  }
+  void *a[CS_CPU_MAX_VIEWS * VIEW_ARRAYS + 1];
+  if (cs_workspace_carve (ws, n * VIEW_ARRAYS + 1, sizes, a) != 0)
+    return -1;
+  float *lines = a[n * VIEW_ARRAYS];
+  float *fv[CS_CPU_MAX_VIEWS], *fv_t[CS_CPU_MAX_VIEWS];
+  uint32_t *d_h[CS_CPU_MAX_VIEWS], *d_v[CS_CPU_MAX_VIEWS];
+  Table tables[CS_CPU_MAX_VIEWS];
+  int active[CS_CPU_MAX_VIEWS], fill_rows[CS_CPU_MAX_VIEWS], fill_columns[CS_CPU_MAX_VIEWS], iterations = 0;
+  Loops l;
+  for (int v = 0; v < n; v++) {
+    void **va = a + v * VIEW_ARRAYS;
+    fv[v] = va[0];
+    fv_t[v] = va[1];
+    d_h[v] = va[2];
+    d_v[v] = va[3];
+    l.prep[v] = (PrepareJob) { &src[v], fv[v], d_h[v], d_v[v], { 0 }, va[6] };
+    if (src[v].channels > 1)
+      memset (va[6], 0, sizes[v * VIEW_ARRAYS + 6]);
+    l.items[v] = (src[v].height + PREPARE_ROWS - 1) / PREPARE_ROWS;
+    iterations = px[v].iterations > iterations ? px[v].iterations : iterations;
+  }
+  cs_cpu_for_views (n, l.prep, sizeof l.prep[0], l.items, prepare_rows, 0, n_threads);
+  for (int v = 0; v < n; v++) {
+    uint32_t max_d = 0;
+    for (int t = 0; t < 64; t++)
+      max_d = l.prep[v].max_d[t] > max_d ? l.prep[v].max_d[t] : max_d;
+    void **va = a + v * VIEW_ARRAYS;
+    tables[v] = (Table) { va[4], va[5], table_entries (src[v].channels, max_d, l.prep[v].seen, n_threads, va[5]) };
+    fill_rows[v] = 1;
+    /* alike axes: one table per iteration serves both passes (the 4:2:2 chroma's differ in σ) */
+    fill_columns[v] = px[v].sigma != py[v].sigma;
   }
 
-  PackJob pj = { v, dst };
-  cs_parallel_for (h, n_threads, pack_rows, &pj);
+  for (int it = 1; it <= iterations; it++) {
+    for (int v = 0; v < n; v++)
+      active[v] = it <= px[v].iterations && !(cs_edgeaware_is_identity (&px[v]) && cs_edgeaware_is_identity (&py[v]));
+    views_pass (n, src, px, active, 0, it, fv, d_h, tables, fill_rows, lines, n_max, &l, n_threads);
+    views_transpose (n, src, active, fv, fv_t, 0, &l, n_threads);
+    views_pass (n, src, py, active, 1, it, fv_t, d_v, tables, fill_columns, lines, n_max, &l, n_threads);
+    views_transpose (n, src, active, fv, fv_t, 1, &l, n_threads);
+  }
+
+  for (int v = 0; v < n; v++) {
+    l.pack[v] = (PackJob) { fv[v], &dst[v] };
+    l.items[v] = src[v].height;
+  }
+  cs_cpu_for_views (n, l.pack, sizeof l.pack[0], l.items, pack_rows, 0, n_threads);
   return 0;
 }

@@ -454,39 +454,6 @@ int cs_cpu_recursive_channels (const CsChannels *src, CsChannels *dst, const CsR
   return cs_cpu_recursive_views (1, src, dst, px, py, n_threads, ws);
 }
 
-/* One loop over the items of several views: view v's are [first[v], first[v + 1]), each run
- * by fn on its own job. */
-typedef struct {
-  int n;
-  int first[CS_CPU_MAX_VIEWS + 1];
-  CsRangeFn fn;
-  void *jobs[CS_CPU_MAX_VIEWS];
-} ViewsLoop;
-
-static void views_body (void *arg, int begin, int end, int worker)
-{
-  const ViewsLoop *l = arg;
-  for (int v = 0; v < l->n; v++) {
-    const int b = begin > l->first[v] ? begin : l->first[v], e = end < l->first[v + 1] ? end : l->first[v + 1];
-    if (b < e)
-      l->fn (l->jobs[v], b - l->first[v], e - l->first[v], worker);
-  }
-}
-
-/* fn over items[v] items of each of the n views' jobs (a job of `size` bytes each) */
-static void for_views (int n, void *jobs, size_t size, const int *items, CsRangeFn fn, int flushed, int n_threads)
-{
-  ViewsLoop l = { .n = n, .fn = fn };
-  for (int v = 0; v < n; v++) {
-    l.jobs[v] = (char *) jobs + v * size;
-    l.first[v + 1] = l.first[v] + items[v];
-  }
-  if (flushed)
-    cs_parallel_for_flushed (l.first[n], n_threads, views_body, &l);
-  else
-    cs_parallel_for (l.first[n], n_threads, views_body, &l);
-}
-
 int cs_cpu_recursive_views (int n, const CsChannels *src, CsChannels *dst, const CsRecursiveParams *px,
     const CsRecursiveParams *py, int n_threads, CsCpuWorkspace *ws)
 {
@@ -537,16 +504,16 @@ int cs_cpu_recursive_views (int n, const CsChannels *src, CsChannels *dst, const
   }
   /* bytes → row-pass strips (p0) → row pass (p1) → column-pass strips (p0) → column pass
    * (p1) → bytes; a view whose filters are identities goes p0 → p1 → bytes */
-  for_views (n, layout, sizeof layout[0], row_blocks, unpack, 0, n_threads);
-  for_views (n, rows, sizeof rows[0], row_windows, pass_strips, 1, n_threads);
+  cs_cpu_for_views (n, layout, sizeof layout[0], row_blocks, unpack, 0, n_threads);
+  cs_cpu_for_views (n, rows, sizeof rows[0], row_windows, pass_strips, 1, n_threads);
   for (int v = 0; v < n; v++) {
     layout[v].in = filter[v] ? p1[v] : p0[v];
     layout[v].out = filter[v] ? p0[v] : p1[v];
   }
-  for_views (n, layout, sizeof layout[0], column_blocks, transpose, 0, n_threads);
-  for_views (n, columns, sizeof columns[0], column_windows, pass_strips, 1, n_threads);
+  cs_cpu_for_views (n, layout, sizeof layout[0], column_blocks, transpose, 0, n_threads);
+  cs_cpu_for_views (n, columns, sizeof columns[0], column_windows, pass_strips, 1, n_threads);
   for (int v = 0; v < n; v++)
     layout[v].in = p1[v];
-  for_views (n, layout, sizeof layout[0], column_blocks, pack, 0, n_threads);
+  cs_cpu_for_views (n, layout, sizeof layout[0], column_blocks, pack, 0, n_threads);
   return 0;
 }

@@ -151,12 +151,7 @@ void cs_cpu_copy_alpha (const CsImage *src, CsImage *dst, int n_threads)
   cs_parallel_for (src->height, cs_cpu_threads (n_threads), alpha_rows, &j);
 }
 
-typedef struct {
-  const uint8_t *in;
-  uint8_t *out;
-  int width, height;
-  size_t elem;
-} TransposeJob;
+typedef CsCpuTransposeJob TransposeJob;
 
 #define TILE 32
 
@@ -203,7 +198,7 @@ static inline __attribute__ ((always_inline)) void transpose_tile (const Transpo
     }
 }
 
-static CS_SIMD_CLONES void transpose_rows (void *arg, int begin, int end, int worker)
+CS_SIMD_CLONES void cs_cpu_transpose_rows (void *arg, int begin, int end, int worker)
 {
   const TransposeJob *j = arg;
   (void) worker;
@@ -218,15 +213,52 @@ static CS_SIMD_CLONES void transpose_rows (void *arg, int begin, int end, int wo
         default:
           for (int y = y0; y < y1; y++)
             for (int x = x0; x < x1; x++)
-              memcpy (j->out + ((size_t) x * j->height + y) * j->elem,
-                  j->in + ((size_t) y * j->width + x) * j->elem, j->elem);
+              memcpy ((uint8_t *) j->out + ((size_t) x * j->height + y) * j->elem,
+                  (const uint8_t *) j->in + ((size_t) y * j->width + x) * j->elem, j->elem);
       }
     }
   }
 }
 
+int cs_cpu_transpose_blocks (const CsCpuTransposeJob *job)
+{
+  return (job->height + TILE - 1) / TILE;
+}
+
 void cs_cpu_transpose (const void *in, void *out, int width, int height, size_t elem, int n_threads)
 {
   TransposeJob j = { in, out, width, height, elem };
-  cs_parallel_for ((height + TILE - 1) / TILE, n_threads, transpose_rows, &j);
+  cs_parallel_for (cs_cpu_transpose_blocks (&j), n_threads, cs_cpu_transpose_rows, &j);
+}
+
+/* One loop over the items of several views: view v's are [first[v], first[v + 1]), each run
+ * by fn on its own job. */
+typedef struct {
+  int n;
+  int first[CS_CPU_MAX_VIEWS + 1];
+  CsRangeFn fn;
+  void *jobs[CS_CPU_MAX_VIEWS];
+} ViewsLoop;
+
+static void views_body (void *arg, int begin, int end, int worker)
+{
+  const ViewsLoop *l = arg;
+  for (int v = 0; v < l->n; v++) {
+    const int b = begin > l->first[v] ? begin : l->first[v], e = end < l->first[v + 1] ? end : l->first[v + 1];
+    if (b < e)
+      l->fn (l->jobs[v], b - l->first[v], e - l->first[v], worker);
+  }
+}
+
+void cs_cpu_for_views (int n, void *jobs, size_t size, const int *items, CsRangeFn fn, int flushed, int n_threads)
+{
+  ViewsLoop l = { .n = n, .fn = fn };
+  for (int v = 0; v < n; v++) {
+    l.jobs[v] = (char *) jobs + v * size;
+    l.first[v + 1] = l.first[v] + items[v];
+  }
+  if (flushed)
+    cs_parallel_for_flushed (l.first[n], n_threads, views_body, &l);
+  else
+    cs_parallel_for (l.first[n], n_threads, views_body, &l);
 }

@@ -9,6 +9,7 @@
 
 #include "cs_channels.h"
 #include "cs_cpu.h"
+#include "cs_parallel.h"
 
 /* Carves `count` arrays of the given byte sizes out of one workspace allocation
  * (64-byte aligned each), growing it when needed. Returns −1 when memory runs out. */
@@ -49,5 +50,20 @@ void cs_cpu_copy_alpha (const CsImage *src, CsImage *dst, int n_threads);
 
 /* Transposes a width x height array of `elem`-byte elements (in parallel, cache blocked). */
 void cs_cpu_transpose (const void *in, void *out, int width, int height, size_t elem, int n_threads);
+
+/* The same as a job for a parallel loop of cs_cpu_transpose_blocks items (blocks of rows). */
+typedef struct {
+  const void *in;
+  void *out;
+  int width, height;
+  size_t elem;
+} CsCpuTransposeJob;
+int cs_cpu_transpose_blocks (const CsCpuTransposeJob *job);
+void cs_cpu_transpose_rows (void *job, int begin, int end, int worker);
+
+/* One parallel loop over several views' items: fn over items[v] items of each of the n views'
+ * jobs (jobs: n jobs of `size` bytes each), every view's work beside the others' (flushed:
+ * as cs_parallel_for_flushed). */
+void cs_cpu_for_views (int n, void *jobs, size_t size, const int *items, CsRangeFn fn, int flushed, int n_threads);
 
 #endif /* CS_CPU_UTIL_H */

@@ -82,17 +82,21 @@ filter_cpu (gconstpointer params, const CsImage * src, CsImage * dst, int n_thre
   return cs_cpu_edgeaware (src, dst, params, n_threads, ws);
 }
 
-/* view by view */
+/* all views in the same parallel loops */
 static int
 filter_cpu_views (GstCudaSmoothCpuView * views, int n, int n_threads, CsCpuWorkspace * ws)
 {
+  CsChannels src[CS_CPU_MAX_VIEWS], dst[CS_CPU_MAX_VIEWS];
+  CsEdgeAwareParams px[CS_CPU_MAX_VIEWS], py[CS_CPU_MAX_VIEWS];
+  if (n > CS_CPU_MAX_VIEWS)
+    return -1;
   for (int i = 0; i < n; i++) {
-    const CsEdgeAwareParams px = cs_edgeaware_params_subsampled (views[i].params, views[i].sx),
-        py = cs_edgeaware_params_subsampled (views[i].params, views[i].sy);
-    if (cs_cpu_edgeaware_channels (&views[i].src, &views[i].dst, &px, &py, n_threads, ws) != 0)
-      return -1;
+    src[i] = views[i].src;
+    dst[i] = views[i].dst;
+    px[i] = cs_edgeaware_params_subsampled (views[i].params, views[i].sx);
+    py[i] = cs_edgeaware_params_subsampled (views[i].params, views[i].sy);
   }
-  return 0;
+  return cs_cpu_edgeaware_views (n, src, dst, px, py, n_threads, ws);
 }
 
 static size_t

@@ -117,6 +117,8 @@ filter_cpu_views (GstCudaSmoothCpuView * views, int n, int n_threads, CsCpuWorks
 {
   CsChannels src[CS_CPU_MAX_VIEWS], dst[CS_CPU_MAX_VIEWS];
   CsRecursiveParams px[CS_CPU_MAX_VIEWS], py[CS_CPU_MAX_VIEWS];
+  if (n > CS_CPU_MAX_VIEWS)
+    return -1;
   for (int i = 0; i < n; i++) {
     src[i] = views[i].src;
     dst[i] = views[i].dst;

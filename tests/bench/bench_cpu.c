@@ -80,17 +80,17 @@ int main (int argc, char **argv)
         if (format == 0) {
           ret = f == 0 ? cs_cpu_edgeaware (&src, &dst, &e, threads, &ws)
               : bl ? cs_cpu_bilateral (&src, &dst, &b, threads, &ws) : cs_cpu_recursive (&src, &dst, &rc, threads, &ws);
-        } else if (f == 2) {   /* recursivegauss: a frame's views at once, as the element runs them */
+        } else if (f != 1 && f != 3) {   /* a frame's views at once, as the elements run them */
           const CsChannels in[2] = { y_in, c_in };
           CsChannels out[2] = { y_out, c_out };
-          const CsRecursiveParams px[2] = { rc, rc2 };
-          ret = cs_cpu_recursive_views (format == 1 ? 2 : 1, in, out, px, px, threads, &ws);
+          const CsRecursiveParams rp[2] = { rc, rc2 };
+          const CsEdgeAwareParams ep[2] = { e, e2 };
+          ret = f == 0 ? cs_cpu_edgeaware_views (format == 1 ? 2 : 1, in, out, ep, ep, threads, &ws)
+                       : cs_cpu_recursive_views (format == 1 ? 2 : 1, in, out, rp, rp, threads, &ws);
         } else {
-          ret = f == 0 ? cs_cpu_edgeaware_channels (&y_in, &y_out, &e, &e, threads, &ws)
-                       : cs_cpu_bilateral_channels (&y_in, &y_out, &b, &b, threads, &ws);
+          ret = cs_cpu_bilateral_channels (&y_in, &y_out, &b, &b, threads, &ws);
           if (format == 1 && ret == 0)
-            ret = f == 0 ? cs_cpu_edgeaware_channels (&c_in, &c_out, &e2, &e2, threads, &ws)
-                         : cs_cpu_bilateral_channels (&c_in, &c_out, &b2, &b2, threads, &ws);
+            ret = cs_cpu_bilateral_channels (&c_in, &c_out, &b2, &b2, threads, &ws);
         }
         if (ret != 0)
           return 1;

@@ -272,14 +272,45 @@ START_TEST (test_channel_views)
 }
 END_TEST
 
-/* recursivegauss on a frame's views at once (shared parallel loops) gives each view what it
- * gets alone, bit for bit, and writes nothing else: luma + interleaved chroma (NV12) as a
- * frame and as two fields, three planes (I420) as two fields (six views), and I420 with
- * three more full-size planes (at 64x65 more samples than an RGBA frame holds: one view at a
- * time), in the workspace reserved for the RGBA frame of the size. */
-START_TEST (test_recursive_views)
+/* recursivegauss and edgeawaregauss on a frame's views at once (shared parallel loops) give
+ * each view what it gets alone, bit for bit, and write nothing else: luma + interleaved
+ * chroma (NV12) as a frame and as two fields, three planes (I420) as two fields (six views),
+ * and I420 with three more full-size planes (at 64x65 more samples than an RGBA frame holds:
+ * one view at a time), in the workspace reserved for the RGBA frame of the size. */
+typedef struct {
+  CsRecursiveParams r;
+  CsEdgeAwareParams e;
+} ViewParams;
+
+static int views_alone (int edgeaware, int n, const CsChannels *src, CsChannels *dst, const ViewParams *px,
+    const ViewParams *py, CsCpuWorkspace *ws)
 {
-  const int layout = _i % 4, size = _i / 4;
+  for (int v = 0; v < n; v++) {
+    const int ret = edgeaware ? cs_cpu_edgeaware_channels (&src[v], &dst[v], &px[v].e, &py[v].e, 3, ws)
+                              : cs_cpu_recursive_channels (&src[v], &dst[v], &px[v].r, &py[v].r, 3, ws);
+    if (ret != 0)
+      return ret;
+  }
+  return 0;
+}
+
+static int views_together (int edgeaware, int n, const CsChannels *src, CsChannels *dst, const ViewParams *px,
+    const ViewParams *py, CsCpuWorkspace *ws)
+{
+  CsRecursiveParams rx[CS_CPU_MAX_VIEWS + 1], ry[CS_CPU_MAX_VIEWS + 1];
+  CsEdgeAwareParams ex[CS_CPU_MAX_VIEWS + 1], ey[CS_CPU_MAX_VIEWS + 1];
+  for (int v = 0; v < n && v <= CS_CPU_MAX_VIEWS; v++) {
+    rx[v] = px[v].r;
+    ry[v] = py[v].r;
+    ex[v] = px[v].e;
+    ey[v] = py[v].e;
+  }
+  return edgeaware ? cs_cpu_edgeaware_views (n, src, dst, ex, ey, 3, ws) : cs_cpu_recursive_views (n, src, dst, rx, ry, 3, ws);
+}
+
+START_TEST (test_views)
+{
+  const int layout = _i % 4, size = (_i / 4) % 4, edgeaware = _i / 16;
   const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 130, 3 }, { 64, 65 } };
   const int w = sizes[size][0], h = sizes[size][1], cw = (w + 1) / 2, ch = (h + 1) / 2;
   const size_t pitch = (size_t) w + 5, bytes = pitch * (size_t) h * 6;   /* six slots of a plane */
@@ -287,10 +318,13 @@ START_TEST (test_recursive_views)
   cs_test_fill_bytes (in, bytes, 9090u + _i);
   memset (alone, 0xA5, bytes);
   memset (together, 0xA5, bytes);
-  CsChannels src[CS_CPU_MAX_VIEWS], a[CS_CPU_MAX_VIEWS], t[CS_CPU_MAX_VIEWS];
-  CsRecursiveParams px[CS_CPU_MAX_VIEWS], py[CS_CPU_MAX_VIEWS];
+  CsChannels src[CS_CPU_MAX_VIEWS + 1], a[CS_CPU_MAX_VIEWS + 1], t[CS_CPU_MAX_VIEWS + 1];
+  ViewParams px[CS_CPU_MAX_VIEWS + 1], py[CS_CPU_MAX_VIEWS + 1];
   CsRecursiveParams r = cs_recursive_params_default ();
   r.sigma = 3;
+  CsEdgeAwareParams e = cs_edgeaware_params_default ();
+  e.sigma = 6;
+  e.iterations = 2;
   const int fields = layout == 1 || layout == 2 ? 2 : 1, planar = layout >= 2;
   int n = 0;
   size_t offset = 0;
@@ -313,8 +347,11 @@ START_TEST (test_recursive_views)
         a[n].data[c] = alone + (v.data[c] - in);
         t[n].data[c] = together + (v.data[c] - in);
       }
-      px[n] = cs_recursive_params_subsampled (&r, chroma ? 2 : 1);
-      py[n] = cs_recursive_params_subsampled (&r, chroma ? 2 : 1);
+      /* chroma 4:2:2-like (σ halved along x only) in the NV12 frame, so that its two passes
+       * take tables of their own */
+      px[n] = (ViewParams) { cs_recursive_params_subsampled (&r, chroma ? 2 : 1), cs_edgeaware_params_subsampled (&e, chroma ? 2 : 1) };
+      py[n] = (ViewParams) { cs_recursive_params_subsampled (&r, chroma ? 2 : 1),
+        cs_edgeaware_params_subsampled (&e, chroma && layout != 0 ? 2 : 1) };
       n++;
       offset += pitch * (size_t) h;
     }
@@ -326,20 +363,20 @@ START_TEST (test_recursive_views)
     src[n] = a[n] = t[n] = v;
     a[n].data[0] = alone + at;
     t[n].data[0] = together + at;
-    px[n] = py[n] = r;
+    px[n] = py[n] = (ViewParams) { r, e };
     n++;
   }
   CsCpuWorkspace ws = { 0 };
-  ck_assert_int_eq (cs_cpu_workspace_reserve (&ws, cs_cpu_recursive_workspace_bytes (&r, w, h, 3)), 0);
+  ck_assert_int_eq (cs_cpu_workspace_reserve (&ws, edgeaware ? cs_cpu_edgeaware_workspace_bytes (&e, w, h, 3)
+                                                             : cs_cpu_recursive_workspace_bytes (&r, w, h, 3)), 0);
   const size_t reserved = ws.size;
-  for (int v = 0; v < n; v++)
-    ck_assert_int_eq (cs_cpu_recursive_channels (&src[v], &a[v], &px[v], &py[v], 3, &ws), 0);
-  ck_assert_int_eq (cs_cpu_recursive_views (n, src, t, px, py, 3, &ws), 0);
+  ck_assert_int_eq (views_alone (edgeaware, n, src, a, px, py, &ws), 0);
+  ck_assert_int_eq (views_together (edgeaware, n, src, t, px, py, &ws), 0);
   ck_assert_uint_eq (ws.size, reserved);
-  ck_assert_msg (memcmp (alone, together, bytes) == 0, "layout %d, %dx%d: %d views together differ from alone", layout,
-      w, h, n);
-  ck_assert_int_eq (cs_cpu_recursive_views (0, src, t, px, py, 3, &ws), -1);
-  ck_assert_int_eq (cs_cpu_recursive_views (CS_CPU_MAX_VIEWS + 1, src, t, px, py, 3, &ws), -1);
+  ck_assert_msg (memcmp (alone, together, bytes) == 0, "%s, layout %d, %dx%d: %d views together differ from alone",
+      edgeaware ? "edgeawaregauss" : "recursivegauss", layout, w, h, n);
+  ck_assert_int_eq (views_together (edgeaware, 0, src, t, px, py, &ws), -1);
+  ck_assert_int_eq (views_together (edgeaware, CS_CPU_MAX_VIEWS + 1, src, t, px, py, &ws), -1);
   cs_cpu_workspace_clear (&ws);
   free (in);
   free (alone);
@@ -669,7 +706,7 @@ int main (void)
   tcase_add_loop_test (tc, test_bilateral, 0, 12 + 2 * N_INPUTS);
   tcase_add_loop_test (tc, test_bilateral_large_radius, 0, 2);
   tcase_add_loop_test (tc, test_recursive, 0, 16 + 2 * N_INPUTS);
-  tcase_add_loop_test (tc, test_recursive_views, 0, 16);
+  tcase_add_loop_test (tc, test_views, 0, 32);
   tcase_add_test (tc, test_in_place);
   tcase_add_test (tc, test_tiny_sigma_and_short_partitions);
   tcase_add_test (tc, test_workspace_bytes);
