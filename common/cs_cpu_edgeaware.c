@@ -493,8 +493,8 @@ typedef struct {
 } Loops;
 
 /* One pass (axis 0: rows of v; 1: rows of v_t) of iteration `it` of every view that filters
- * in it: the tables where they need filling, then the sweeps, each in one loop for all
- * views. */
+ * in it: the tables where they need filling (fill[v]; NULL: every view's), then the sweeps,
+ * each in one loop for all views. */
 static void views_pass (int n, const CsChannels *src, const CsEdgeAwareParams *p, const int *active, int axis, int it,
     float *const *data, uint32_t *const *d, const Table *tables, const int *fill, float *lines, int n_max, Loops *l,
     int n_threads)
@@ -504,7 +504,7 @@ static void views_pass (int n, const CsChannels *src, const CsEdgeAwareParams *p
     if (active[v])
       pass_jobs (&p[v], it, data[v], src[v].channels, d[v], axis ? h : w, axis ? w : h, &tables[v], lines, n_max,
           &l->lut[v], &l->pass[v]);
-    l->items[v] = active[v] && fill[v] ? tables[v].count : 0;
+    l->items[v] = active[v] && (!fill || fill[v]) ? tables[v].count : 0;
   }
   cs_cpu_for_views (n, l->lut, sizeof l->lut[0], l->items, fill_lut, 0, n_threads);
   for (int v = 0; v < n; v++) {
@@ -558,7 +558,7 @@ int cs_cpu_edgeaware_views (int n, const CsChannels *src, CsChannels *dst, const
   float *fv[CS_CPU_MAX_VIEWS], *fv_t[CS_CPU_MAX_VIEWS];
   uint32_t *d_h[CS_CPU_MAX_VIEWS], *d_v[CS_CPU_MAX_VIEWS];
   Table tables[CS_CPU_MAX_VIEWS];
-  int active[CS_CPU_MAX_VIEWS], fill_rows[CS_CPU_MAX_VIEWS], fill_columns[CS_CPU_MAX_VIEWS], iterations = 0;
+  int active[CS_CPU_MAX_VIEWS], fill_columns[CS_CPU_MAX_VIEWS], iterations = 0;
   Loops l;
   for (int v = 0; v < n; v++) {
     void **va = a + v * VIEW_ARRAYS;
@@ -579,7 +579,6 @@ int cs_cpu_edgeaware_views (int n, const CsChannels *src, CsChannels *dst, const
       max_d = l.prep[v].max_d[t] > max_d ? l.prep[v].max_d[t] : max_d;
     void **va = a + v * VIEW_ARRAYS;
     tables[v] = (Table) { va[4], va[5], table_entries (src[v].channels, max_d, l.prep[v].seen, n_threads, va[5]) };
-    fill_rows[v] = 1;
     /* alike axes: one table per iteration serves both passes (the 4:2:2 chroma's differ in σ) */
     fill_columns[v] = px[v].sigma != py[v].sigma;
   }
@@ -587,7 +586,7 @@ int cs_cpu_edgeaware_views (int n, const CsChannels *src, CsChannels *dst, const
   for (int it = 1; it <= iterations; it++) {
     for (int v = 0; v < n; v++)
       active[v] = it <= px[v].iterations && !(cs_edgeaware_is_identity (&px[v]) && cs_edgeaware_is_identity (&py[v]));
-    views_pass (n, src, px, active, 0, it, fv, d_h, tables, fill_rows, lines, n_max, &l, n_threads);
+    views_pass (n, src, px, active, 0, it, fv, d_h, tables, NULL, lines, n_max, &l, n_threads);
     views_transpose (n, src, active, fv, fv_t, 0, &l, n_threads);
     views_pass (n, src, py, active, 1, it, fv_t, d_v, tables, fill_columns, lines, n_max, &l, n_threads);
     views_transpose (n, src, active, fv, fv_t, 1, &l, n_threads);

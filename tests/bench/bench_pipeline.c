@@ -28,6 +28,7 @@
 #include <gst/video/video.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cuda_runtime_api.h>
@@ -100,6 +101,19 @@ static void pool_src_init (PoolSrc *self)
 
 /* ---------------------------------------------------------------- the PCIe floor */
 
+static int compare_doubles (const void *a, const void *b)
+{
+  const double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* The median of v[0..n) (sorts v). */
+static double median_of (double *v, int n)
+{
+  qsort (v, n, sizeof v[0], compare_doubles);
+  return (v[(n - 1) / 2] + v[n / 2]) / 2;
+}
+
 /* Batches of `frames` frames up on one stream and as many down on another, queued at once:
  * the time a frame, median of `batches` batches after two to warm up. */
 static double pcie_ms (size_t bytes, int frames, int batches)
@@ -107,7 +121,7 @@ static double pcie_ms (size_t bytes, int frames, int batches)
   void *h[2] = { 0 }, *d[2] = { 0 };
   cudaStream_t s[2] = { 0 };
   cudaEvent_t e0 = NULL, e1 = NULL, done = NULL;
-  float t[32];
+  double t[32] = { 0 };
   double ms = -1;
   batches = MIN (batches, 32);
   if (cudaHostAlloc (&h[0], bytes, cudaHostAllocPortable) || cudaHostAlloc (&h[1], bytes, cudaHostAllocPortable) ||
@@ -126,17 +140,11 @@ static double pcie_ms (size_t bytes, int frames, int batches)
     cudaStreamWaitEvent (s[0], done, 0);
     cudaEventRecord (e1, s[0]);
     cudaEventSynchronize (e1);
-    if (b >= 0)
-      cudaEventElapsedTime (&t[b], e0, e1);
+    float elapsed;
+    if (b >= 0 && cudaEventElapsedTime (&elapsed, e0, e1) == cudaSuccess)
+      t[b] = elapsed;
   }
-  for (int i = 0; i < batches; i++)
-    for (int j = i + 1; j < batches; j++)
-      if (t[j] < t[i]) {
-        const float x = t[i];
-        t[i] = t[j];
-        t[j] = x;
-      }
-  ms = (t[(batches - 1) / 2] + t[batches / 2]) / 2 / frames;
+  ms = median_of (t, batches) / frames;
 out:
   cudaFreeHost (h[0]);
   cudaFreeHost (h[1]);
@@ -480,17 +488,9 @@ int main (int argc, char **argv)
           rc |= fps[r] < 0 || against_fps[r] < 0;
           ratio[r] = fps[r] / against_fps[r];
         }
-        for (int i = 0; i < rounds; i++)
-          for (int j = i + 1; j < rounds; j++)
-            if (ratio[j] < ratio[i]) {
-              const double x = ratio[i];
-              ratio[i] = ratio[j];
-              ratio[j] = x;
-            }
+        const double median = median_of (ratio, rounds);   /* ratio[] now sorted */
         printf ("bench-against filter=%s path=%s size=%dx%d format=%s against=%s rounds=%d ratio=%.3f (%.3f-%.3f)",
-            cases[k].filter, path, w, h, format, against, rounds,
-            rounds % 2 ? ratio[rounds / 2] : (ratio[rounds / 2 - 1] + ratio[rounds / 2]) / 2, ratio[0],
-            ratio[rounds - 1]);
+            cases[k].filter, path, w, h, format, against, rounds, median, ratio[0], ratio[rounds - 1]);
         if (p == 0)
           printf (" bus_ratio=%.3f streamed_bus_ratio=%.3f", against_floor.both_ways_ms / floor.both_ways_ms,
               against_floor.streamed_ms / floor.streamed_ms);
