@@ -20,6 +20,9 @@
  * C differences, C FMAs into the exponent, the EX2, C FMAs and one add into the sums:
  * 3C + 2, so (5 + 8/4) / 11 = 0.64. A filter that ran all its kernels on one and two channels would
  * do 1.5 samples a pixel against 3 (0.5, where the work scales with samples).
+ * rgba_of_the_samples_ms: the RGBA kernels on a frame of w x ceil(h/2) pixels, the NV12
+ * frame's samples, so that nv12_against_it is what the views cost against RGBA samples at
+ * the same count (a kernel's time need not halve with its samples: docs/performance.md).
  */
 #include "cases.cuh"
 
@@ -61,6 +64,9 @@ void bench_formats (Bench &b)
     "edgeawaregauss sigma=20 sigma-r=40" };
   for (auto sz : { std::make_pair (1920, 1080), std::make_pair (3840, 2160) }) {
     Frame f = make_frame (b, sz.first, sz.second);
+    /* an RGBA frame of the NV12 frame's samples (w x ceil(h/2) pixels of 3): what the views
+     * would take if each sample cost what an RGBA frame's does at that size */
+    Frame half = make_frame (b, sz.first, (sz.second + 1) / 2);
     const int cw = (f.w + 1) / 2, ch = (f.h + 1) / 2;
     void *work = nullptr, *chroma_work = nullptr;
     CHECK (cudaMalloc (&work, cs_cuda_channels_work_bytes (f.w, f.h)));
@@ -74,6 +80,9 @@ void bench_formats (Bench &b)
     for (int filter = 0; filter < 4; filter++) {
       CsCudaPlan *rgba = plan_for (b, filter, f.w, f.h, 1);
       const double rgba_ms = kernel_ms (time_plan (b, f, rgba));
+      CsCudaPlan *rgba_half = plan_for (b, filter, half.w, half.h, 1);
+      const double same_samples_ms = kernel_ms (time_plan (b, half, rgba_half));
+      cs_cuda_plan_free (rgba_half);
       CsCudaPlan *luma = plan_for (b, filter, f.w, f.h, 1), *chroma = plan_for (b, filter, cw, ch, 2);
       void *scratch = nullptr, *chroma_scratch = nullptr;
       if (cs_cuda_plan_scratch_bytes (luma))
@@ -94,13 +103,13 @@ void bench_formats (Bench &b)
       const double predicted = filter == 0 ? (1.0 + 2.0 / 4) / 3 : filter == 1 ? (63.0 + 92.0 / 4) / 117.0
           : filter == 2 ? (5.0 + 8.0 / 4) / 11.0 : 0.89 + memory_floor_ms (b, 6.5 * f.w * f.h) / rgba_ms;
       printf ("format %s size=%dx%d rgba_ms=%.4f nv12_ms=%.4f ratio=%.3f predicted=%.3f (%s) native_1_2_channel=%s "
-          "alone: luma_ms=%.4f chroma_ms=%.4f\n",
+          "alone: luma_ms=%.4f chroma_ms=%.4f rgba_of_the_samples_ms=%.4f nv12_against_it=%.3f\n",
           names[filter], f.w, f.h, rgba_ms, nv12_ms, nv12_ms / rgba_ms, predicted,
           filter == 0 ? "the tiles on the views: three planes a block, C/3 of the RGBA blocks"
           : on_views  ? "the kernels on the views: instructions at 1 and 2 channels against 3"
                       : "sweeps of 1 and 2 channels: 0.89 of the RGBA instructions + 6.5 B/px packing",
           filter == 0 ? "0.50 (1.5 samples/px against 3)" : "<=1.0 (per-tap weights shared by channels)", luma_ms,
-          chroma_ms);
+          chroma_ms, same_samples_ms, nv12_ms / same_samples_ms);
       CHECK (cudaFree (scratch));
       CHECK (cudaFree (chroma_scratch));
       cs_cuda_plan_free (rgba);
@@ -113,5 +122,6 @@ void bench_formats (Bench &b)
     CHECK (cudaEventDestroy (fork));
     CHECK (cudaEventDestroy (join));
     free_frame (f);
+    free_frame (half);
   }
 }
