@@ -296,6 +296,7 @@ typedef struct {
   const float *in;
   float *out;
   int nc;
+  int first_block;   /* pack: the block whose strips start at `in` */
 } LayoutJob;
 
 /* The layout changes go by blocks of 8 pixel rows or columns: a block's lanes (8·nc, lane
@@ -390,7 +391,7 @@ static inline __attribute__ ((always_inline)) void pack_n (const LayoutJob *j, i
   (void) worker;
   for (int y0 = 0; y0 < h; y0 += GROUP * STRIP)
     for (int u = begin; u < end; u++) {
-      const float *b = j->in + (size_t) nc * u * b_strip;
+      const float *b = j->in + (size_t) nc * (u - j->first_block) * b_strip;
       const int whole = STRIP * u + STRIP <= w;
       for (int y = y0; y < y0 + GROUP * STRIP && y < h; y++) {
         uint8_t *row[3];
@@ -417,9 +418,74 @@ static inline __attribute__ ((always_inline)) void pack_n (const LayoutJob *j, i
 
 CS_CPU_BY_CHANNELS_WITH (pack, LayoutJob, CS_SIMD_CLONES)
 
+/* The two sides of a view's frame, by pairs of pixel blocks (16 pixel rows or columns): a
+ * pair's 2·nc strips are exactly windows nc·i .. nc·i + nc − 1, so that a worker filters the
+ * strips it has just laid out while they are in its cache, and a frame of any channel count
+ * is as many items a side (docs/algorithms.md, section 10). The column pass writes a pair's
+ * strips into the worker's own buffer, for the pack to read: the plane it wrote before still
+ * holds the row pass's output, which the other pairs' transposes read. */
+typedef struct {
+  LayoutJob in, out;   /* the layout change into the pass's strips, and out of them */
+  PassJob pass;
+  int nc, blocks, windows;   /* windows 0: the view's filter is the identity */
+  float *pair_strips;        /* the column side's buffers, pair_stride floats a worker */
+  size_t pair_stride;
+} SideJob;
+
+static inline int pairs_of (int blocks)
+{
+  return (blocks + 1) / 2;
+}
+
+static inline int min_int (int a, int b)
+{
+  return a < b ? a : b;
+}
+
+/* bytes → row-pass strips → row pass, for pairs of pixel-row blocks [begin, end) */
+static CS_SIMD_CLONES void row_side (void *arg, int begin, int end, int worker)
+{
+  SideJob *j = arg;   /* not const: its jobs go on to range functions, which take void * */
+  const int window_end = min_int (j->nc * end, j->windows);
+  unpack (&j->in, 2 * begin, min_int (2 * end, j->blocks), worker);
+  if (j->nc * begin < window_end)
+    pass_strips (&j->pass, j->nc * begin, window_end, worker);
+}
+
+/* row-pass output → column-pass strips → column pass → bytes, for pairs of pixel-column
+ * blocks [begin, end), a pair at a time */
+static CS_SIMD_CLONES void column_side (void *arg, int begin, int end, int worker)
+{
+  SideJob *j = arg;
+  const size_t strip = (size_t) j->pass.n * STRIP;
+  for (int i = begin; i < end; i++) {
+    const int block_end = min_int (2 * i + 2, j->blocks), window_end = min_int (j->nc * (i + 1), j->windows);
+    transpose (&j->in, 2 * i, block_end, worker);
+    LayoutJob out = j->out;
+    if (j->nc * i < window_end) {
+      const int first = 2 * j->nc * i;   /* the pair's first strip */
+      PassJob pass = j->pass;
+      pass.in += first * strip;
+      pass.out = j->pair_strips + (size_t) worker * j->pair_stride;
+      pass.strips = min_int (pass.strips - first, 2 * j->nc);
+      pass_strips (&pass, 0, window_end - j->nc * i, worker);
+      out.in = pass.out;
+      out.first_block = 2 * i;
+    }
+    pack (&out, 2 * i, block_end, worker);
+  }
+}
+
+/* floats of a pair of column blocks' strips, at most three channels */
+static size_t pair_floats (int h)
+{
+  return (size_t) 2 * 3 * STRIP * h + 16;
+}
+
 /* the two planes of strips (each the larger layout of an RGBA frame, and room for up to
- * CS_CPU_MAX_VIEWS views' own rounding up to whole strips and vectors), the workers' scratch */
-static void workspace_sizes (int w, int h, int n_threads, size_t sizes[3])
+ * CS_CPU_MAX_VIEWS views' own rounding up to whole strips and vectors), the workers' scratch and
+ * their pairs of column-pass strips */
+static void workspace_sizes (int w, int h, int n_threads, size_t sizes[4])
 {
   const size_t rows_layout = (size_t) strips_of (3 * h) * STRIP * w, columns_layout = (size_t) strips_of (3 * w) * STRIP * h;
   const size_t n_max = (size_t) (w > h ? w : h);
@@ -428,14 +494,15 @@ static void workspace_sizes (int w, int h, int n_threads, size_t sizes[3])
   sizes[0] = plane * sizeof (float);
   sizes[1] = plane * sizeof (float);
   sizes[2] = (size_t) n_threads * n_max * sizeof (LanesD);
+  sizes[3] = (size_t) n_threads * pair_floats (h) * sizeof (float);
 }
 
 size_t cs_cpu_recursive_workspace_bytes (const CsRecursiveParams *p, int width, int height, int n_threads)
 {
-  size_t sizes[3];
+  size_t sizes[4];
   (void) p;
   workspace_sizes (width, height, cs_cpu_threads (n_threads), sizes);
-  return cs_workspace_total (3, sizes);
+  return cs_workspace_total (4, sizes);
 }
 
 int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams *p,
@@ -465,7 +532,7 @@ int cs_cpu_recursive_views (int n, const CsChannels *src, CsChannels *dst, const
     w = src[v].width > w ? src[v].width : w;
     h = src[v].height > h ? src[v].height : h;
   }
-  size_t sizes[3], used = 0, offset[CS_CPU_MAX_VIEWS];
+  size_t sizes[4], used = 0, offset[CS_CPU_MAX_VIEWS];
   workspace_sizes (w, h, n_threads, sizes);
   for (int v = 0; v < n; v++) {   /* each view's planes from a 64-byte boundary */
     const int vw = src[v].width, vh = src[v].height, nc = src[v].channels;
@@ -479,41 +546,40 @@ int cs_cpu_recursive_views (int n, const CsChannels *src, CsChannels *dst, const
         return -1;
     return 0;
   }
-  void *a[3];
-  if (cs_workspace_carve (ws, 3, sizes, a) != 0)
+  void *a[4];
+  if (cs_workspace_carve (ws, 4, sizes, a) != 0)
     return -1;
   const size_t scratch_stride = (size_t) (w > h ? w : h) * sizeof (LanesD);
-  LayoutJob layout[CS_CPU_MAX_VIEWS];
-  PassJob rows[CS_CPU_MAX_VIEWS], columns[CS_CPU_MAX_VIEWS];
-  int filter[CS_CPU_MAX_VIEWS], row_blocks[CS_CPU_MAX_VIEWS], column_blocks[CS_CPU_MAX_VIEWS];
-  int row_windows[CS_CPU_MAX_VIEWS], column_windows[CS_CPU_MAX_VIEWS];
-  float *p0[CS_CPU_MAX_VIEWS], *p1[CS_CPU_MAX_VIEWS];
+  SideJob rows[CS_CPU_MAX_VIEWS], columns[CS_CPU_MAX_VIEWS];
+  int row_pairs[CS_CPU_MAX_VIEWS], column_pairs[CS_CPU_MAX_VIEWS];
   for (int v = 0; v < n; v++) {
     const int vw = src[v].width, vh = src[v].height, nc = src[v].channels;
-    p0[v] = (float *) a[0] + offset[v];
-    p1[v] = (float *) a[1] + offset[v];
+    float *p0 = (float *) a[0] + offset[v], *p1 = (float *) a[1] + offset[v];
     const int row_strips = strips_of (vh * nc), column_strips = strips_of (vw * nc);
-    filter[v] = !(cs_recursive_is_identity (&px[v]) && cs_recursive_is_identity (&py[v]));
-    layout[v] = (LayoutJob) { &src[v], &dst[v], NULL, p0[v], nc };
-    rows[v] = pass_job (&px[v], p0[v], p1[v], vw, row_strips, a[2], scratch_stride);
-    columns[v] = pass_job (&py[v], p0[v], p1[v], vh, column_strips, a[2], scratch_stride);
-    row_blocks[v] = (vh + STRIP - 1) / STRIP;
-    column_blocks[v] = (vw + STRIP - 1) / STRIP;
-    row_windows[v] = filter[v] ? (row_strips + 1) / 2 : 0;
-    column_windows[v] = filter[v] ? (column_strips + 1) / 2 : 0;
+    const int filter = !(cs_recursive_is_identity (&px[v]) && cs_recursive_is_identity (&py[v]));
+    /* bytes → row-pass strips (p0) → row pass (p1) → column-pass strips (p0) → column pass
+     * (p1) → bytes; a view whose filters are identities goes p0 → p1 → bytes */
+    rows[v] = (SideJob) {
+      .in = { &src[v], &dst[v], NULL, p0, nc },
+      .pass = pass_job (&px[v], p0, p1, vw, row_strips, a[2], scratch_stride),
+      .nc = nc,
+      .blocks = (vh + STRIP - 1) / STRIP,
+      .windows = filter ? (row_strips + 1) / 2 : 0,
+    };
+    columns[v] = (SideJob) {
+      .in = { &src[v], &dst[v], filter ? p1 : p0, filter ? p0 : p1, nc },
+      .out = { &src[v], &dst[v], p1, NULL, nc },
+      .pass = pass_job (&py[v], p0, p1, vh, column_strips, a[2], scratch_stride),
+      .nc = nc,
+      .blocks = (vw + STRIP - 1) / STRIP,
+      .windows = filter ? (column_strips + 1) / 2 : 0,
+      .pair_strips = a[3],
+      .pair_stride = pair_floats (h),
+    };
+    row_pairs[v] = pairs_of (rows[v].blocks);
+    column_pairs[v] = pairs_of (columns[v].blocks);
   }
-  /* bytes → row-pass strips (p0) → row pass (p1) → column-pass strips (p0) → column pass
-   * (p1) → bytes; a view whose filters are identities goes p0 → p1 → bytes */
-  cs_cpu_for_views (n, layout, sizeof layout[0], row_blocks, unpack, 0, n_threads);
-  cs_cpu_for_views (n, rows, sizeof rows[0], row_windows, pass_strips, 1, n_threads);
-  for (int v = 0; v < n; v++) {
-    layout[v].in = filter[v] ? p1[v] : p0[v];
-    layout[v].out = filter[v] ? p0[v] : p1[v];
-  }
-  cs_cpu_for_views (n, layout, sizeof layout[0], column_blocks, transpose, 0, n_threads);
-  cs_cpu_for_views (n, columns, sizeof columns[0], column_windows, pass_strips, 1, n_threads);
-  for (int v = 0; v < n; v++)
-    layout[v].in = p1[v];
-  cs_cpu_for_views (n, layout, sizeof layout[0], column_blocks, pack, 0, n_threads);
+  cs_cpu_for_views (n, rows, sizeof rows[0], row_pairs, row_side, 1, n_threads);
+  cs_cpu_for_views (n, columns, sizeof columns[0], column_pairs, column_side, 1, n_threads);
   return 0;
 }
