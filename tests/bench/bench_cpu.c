@@ -1,6 +1,6 @@
 /* CPU path timing: one 1920x1080 photo through each filter on all cores, median of N runs, as
  * RGBA, as NV12 (luma, then U and V at 960x540: the element's two views) and as GRAY8.
- *   cs-bench-cpu photo.png [runs]
+ *   cs-bench-cpu photo.png [runs [threads]]   (threads: 0 or left out, one a core)
  * prints: bench filter=... path=cpu format=F size=1920x1080 params=... threads=N ms_median=...
  *         ms_min=... ns_per_sample=... (samples: 3 a pixel for RGBA, 1.5 for NV12, 1 for GRAY8)
  *         per_sample_vs_rgba=... (NV12 and GRAY8: their ns_per_sample over the RGBA line's
@@ -32,7 +32,7 @@ static int cmp (const void *a, const void *b)
 int main (int argc, char **argv)
 {
   if (argc < 2) {
-    fprintf (stderr, "usage: %s photo.png [runs]\n", argv[0]);
+    fprintf (stderr, "usage: %s photo.png [runs [threads]]\n", argv[0]);
     return 2;
   }
   const int asked = argc > 2 ? atoi (argv[2]) : 7, runs = asked < 1 ? 1 : asked > 63 ? 63 : asked;
@@ -41,7 +41,8 @@ int main (int argc, char **argv)
     return 1;
   CsImage src = cs_image_resize_by_mirroring (&photo, 1920, 1080), dst = src;
   dst.data = malloc ((size_t) src.stride * src.height);
-  const int threads = (int) sysconf (_SC_NPROCESSORS_ONLN);
+  const int cores = (int) sysconf (_SC_NPROCESSORS_ONLN), asked_threads = argc > 3 ? atoi (argv[3]) : 0;
+  const int threads = asked_threads > 0 ? asked_threads : cores;
   CsCpuWorkspace ws = { 0 };
   /* NV12 and GRAY8 planes from the photo: luma its green, chroma its red and blue at half size */
   const int w = src.width, h = src.height, cw = (w + 1) / 2, ch = (h + 1) / 2;
