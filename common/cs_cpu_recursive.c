@@ -296,7 +296,7 @@ typedef struct {
   const float *in;
   float *out;
   int nc;
-  int first_block;   /* pack: the block whose strips start at `in` */
+  int first_block;   /* the block whose strips start at `out` (unpack, transpose) or `in` (pack) */
 } LayoutJob;
 
 /* The layout changes go by blocks of 8 pixel rows or columns: a block's lanes (8·nc, lane
@@ -315,7 +315,7 @@ static inline __attribute__ ((always_inline)) void unpack_n (const LayoutJob *j,
   const int w = c->width, h = c->height, strips = strips_of (h * nc), step = c->step;
   (void) worker;
   for (int v = begin; v < end; v++) {
-    float *o = j->out + (size_t) nc * v * w * STRIP;
+    float *o = j->out + (size_t) nc * (v - j->first_block) * w * STRIP;
     const size_t strip = (size_t) w * STRIP;
     if (STRIP * v + STRIP <= h) {
       const uint8_t *row[STRIP * 3];
@@ -349,7 +349,7 @@ static inline __attribute__ ((always_inline)) void transpose_n (const LayoutJob 
     for (int u = begin; u < end; u++)
       for (int v = v0; v < v0 + GROUP && STRIP * v < h; v++) {
         const float *a = j->in + (size_t) nc * v * a_strip + (size_t) STRIP * STRIP * u;
-        float *b = j->out + (size_t) nc * u * b_strip + (size_t) STRIP * STRIP * v;
+        float *b = j->out + (size_t) nc * (u - j->first_block) * b_strip + (size_t) STRIP * STRIP * v;
         if (STRIP * u + STRIP <= w && STRIP * v + STRIP <= h) {
 #pragma GCC unroll 8
           for (int yl = 0; yl < STRIP; yl++)
@@ -419,17 +419,16 @@ static inline __attribute__ ((always_inline)) void pack_n (const LayoutJob *j, i
 CS_CPU_BY_CHANNELS_WITH (pack, LayoutJob, CS_SIMD_CLONES)
 
 /* The two sides of a view's frame, by pairs of pixel blocks (16 pixel rows or columns): a
- * pair's 2·nc strips are exactly windows nc·i .. nc·i + nc − 1, so that a worker filters the
- * strips it has just laid out while they are in its cache, and a frame of any channel count
- * is as many items a side (docs/algorithms.md, section 10). The column pass writes a pair's
- * strips into the worker's own buffer, for the pack to read: the plane it wrote before still
- * holds the row pass's output, which the other pairs' transposes read. */
+ * pair's 2·nc strips are exactly windows nc·i .. nc·i + nc − 1, so a worker lays out a pair's
+ * strips in a buffer of its own, filters them from there into a second one or (rows) into
+ * the plane the transposes read, and packs them, all in its cache; a frame of any channel
+ * count is as many items a side (docs/algorithms.md, section 10). */
 typedef struct {
   LayoutJob in, out;   /* the layout change into the pass's strips, and out of them */
   PassJob pass;
   int nc, blocks, windows;   /* windows 0: the view's filter is the identity */
-  float *pair_strips;        /* the column side's buffers, pair_stride floats a worker */
-  size_t pair_stride;
+  float *buffers;            /* a worker's two: its pair laid out, and filtered */
+  size_t buffer_floats;
 } SideJob;
 
 static inline int pairs_of (int blocks)
@@ -442,67 +441,81 @@ static inline int min_int (int a, int b)
   return a < b ? a : b;
 }
 
-/* bytes → row-pass strips → row pass, for pairs of pixel-row blocks [begin, end) */
+/* pair i's windows from its strips at `strips` into `out` (its first strip's place there) */
+static inline void filter_pair (const SideJob *j, int i, const float *strips, float *out, int worker)
+{
+  const int first = 2 * j->nc * i;
+  PassJob pass = j->pass;
+  pass.in = strips;
+  pass.out = out;
+  pass.strips = min_int (pass.strips - first, 2 * j->nc);
+  pass_strips (&pass, 0, min_int (j->nc * (i + 1), j->windows) - j->nc * i, worker);
+}
+
+/* bytes → row-pass strips → row pass, for pairs of pixel-row blocks [begin, end); an
+ * identity's strips go to the plane the transposes read */
 static CS_SIMD_CLONES void row_side (void *arg, int begin, int end, int worker)
 {
   SideJob *j = arg;   /* not const: its jobs go on to range functions, which take void * */
-  const int window_end = min_int (j->nc * end, j->windows);
-  unpack (&j->in, 2 * begin, min_int (2 * end, j->blocks), worker);
-  if (j->nc * begin < window_end)
-    pass_strips (&j->pass, j->nc * begin, window_end, worker);
+  if (!j->windows) {
+    unpack (&j->in, 2 * begin, min_int (2 * end, j->blocks), worker);
+    return;
+  }
+  float *laid = j->buffers + (size_t) worker * 2 * j->buffer_floats;
+  const size_t strip = (size_t) j->pass.n * STRIP;
+  for (int i = begin; i < end; i++) {
+    LayoutJob in = j->in;
+    in.out = laid;
+    in.first_block = 2 * i;
+    unpack (&in, 2 * i, min_int (2 * i + 2, j->blocks), worker);
+    filter_pair (j, i, laid, j->pass.out + 2 * j->nc * i * strip, worker);
+  }
 }
 
 /* row-pass output → column-pass strips → column pass → bytes, for pairs of pixel-column
- * blocks [begin, end), a pair at a time */
+ * blocks [begin, end) */
 static CS_SIMD_CLONES void column_side (void *arg, int begin, int end, int worker)
 {
   SideJob *j = arg;
-  const size_t strip = (size_t) j->pass.n * STRIP;
+  float *laid = j->buffers + (size_t) worker * 2 * j->buffer_floats, *filtered = laid + j->buffer_floats;
   for (int i = begin; i < end; i++) {
-    const int block_end = min_int (2 * i + 2, j->blocks), window_end = min_int (j->nc * (i + 1), j->windows);
-    transpose (&j->in, 2 * i, block_end, worker);
-    LayoutJob out = j->out;
-    if (j->nc * i < window_end) {
-      const int first = 2 * j->nc * i;   /* the pair's first strip */
-      PassJob pass = j->pass;
-      pass.in += first * strip;
-      pass.out = j->pair_strips + (size_t) worker * j->pair_stride;
-      pass.strips = min_int (pass.strips - first, 2 * j->nc);
-      pass_strips (&pass, 0, window_end - j->nc * i, worker);
-      out.in = pass.out;
-      out.first_block = 2 * i;
+    const int block_end = min_int (2 * i + 2, j->blocks);
+    LayoutJob in = j->in, out = j->out;
+    in.out = laid;
+    in.first_block = out.first_block = 2 * i;
+    transpose (&in, 2 * i, block_end, worker);
+    out.in = laid;
+    if (j->windows) {
+      filter_pair (j, i, laid, filtered, worker);
+      out.in = filtered;
     }
     pack (&out, 2 * i, block_end, worker);
   }
 }
 
-/* floats of a pair of column blocks' strips, at most three channels */
-static size_t pair_floats (int h)
+/* floats of a pair of blocks' strips of n rows, at most three channels */
+static size_t pair_floats (int n)
 {
-  return (size_t) 2 * 3 * STRIP * h + 16;
+  return (size_t) 2 * 3 * STRIP * n + 16;
 }
 
-/* the two planes of strips (each the larger layout of an RGBA frame, and room for up to
- * CS_CPU_MAX_VIEWS views' own rounding up to whole strips and vectors), the workers' scratch and
- * their pairs of column-pass strips */
-static void workspace_sizes (int w, int h, int n_threads, size_t sizes[4])
+/* the plane of row-pass strips (an RGBA frame's, and room for up to CS_CPU_MAX_VIEWS views'
+ * own rounding up to whole strips and vectors), the workers' scratch, and their two buffers
+ * of a pair's strips */
+static void workspace_sizes (int w, int h, int n_threads, size_t sizes[3])
 {
-  const size_t rows_layout = (size_t) strips_of (3 * h) * STRIP * w, columns_layout = (size_t) strips_of (3 * w) * STRIP * h;
   const size_t n_max = (size_t) (w > h ? w : h);
-  const size_t plane = (rows_layout > columns_layout ? rows_layout : columns_layout) +
-      CS_CPU_MAX_VIEWS * (STRIP * n_max + 16);
-  sizes[0] = plane * sizeof (float);
-  sizes[1] = plane * sizeof (float);
-  sizes[2] = (size_t) n_threads * n_max * sizeof (LanesD);
-  sizes[3] = (size_t) n_threads * pair_floats (h) * sizeof (float);
+  sizes[0] = ((size_t) strips_of (3 * h) * STRIP * w + CS_CPU_MAX_VIEWS * (STRIP * n_max + 16)) * sizeof (float);
+  sizes[1] = (size_t) n_threads * n_max * sizeof (LanesD);
+  sizes[2] = (size_t) n_threads * 2 * pair_floats ((int) n_max) * sizeof (float);
 }
 
 size_t cs_cpu_recursive_workspace_bytes (const CsRecursiveParams *p, int width, int height, int n_threads)
 {
-  size_t sizes[4];
+  size_t sizes[3];
   (void) p;
   workspace_sizes (width, height, cs_cpu_threads (n_threads), sizes);
-  return cs_workspace_total (4, sizes);
+  return cs_workspace_total (3, sizes);
 }
 
 int cs_cpu_recursive (const CsImage *src, CsImage *dst, const CsRecursiveParams *p,
@@ -532,13 +545,11 @@ int cs_cpu_recursive_views (int n, const CsChannels *src, CsChannels *dst, const
     w = src[v].width > w ? src[v].width : w;
     h = src[v].height > h ? src[v].height : h;
   }
-  size_t sizes[4], used = 0, offset[CS_CPU_MAX_VIEWS];
+  size_t sizes[3], used = 0, offset[CS_CPU_MAX_VIEWS];
   workspace_sizes (w, h, n_threads, sizes);
-  for (int v = 0; v < n; v++) {   /* each view's planes from a 64-byte boundary */
-    const int vw = src[v].width, vh = src[v].height, nc = src[v].channels;
-    const size_t rows_layout = (size_t) strips_of (vh * nc) * STRIP * vw, columns_layout = (size_t) strips_of (vw * nc) * STRIP * vh;
+  for (int v = 0; v < n; v++) {   /* each view's strips from a 64-byte boundary */
     offset[v] = used;
-    used += ((rows_layout > columns_layout ? rows_layout : columns_layout) + 15) / 16 * 16;
+    used += ((size_t) strips_of (src[v].height * src[v].channels) * STRIP * src[v].width + 15) / 16 * 16;
   }
   if (used > sizes[0] / sizeof (float)) {   /* more samples than an RGBA frame of that size: one at a time */
     for (int v = 0; v < n; v++)
@@ -546,36 +557,34 @@ int cs_cpu_recursive_views (int n, const CsChannels *src, CsChannels *dst, const
         return -1;
     return 0;
   }
-  void *a[4];
-  if (cs_workspace_carve (ws, 4, sizes, a) != 0)
+  void *a[3];
+  if (cs_workspace_carve (ws, 3, sizes, a) != 0)
     return -1;
   const size_t scratch_stride = (size_t) (w > h ? w : h) * sizeof (LanesD);
   SideJob rows[CS_CPU_MAX_VIEWS], columns[CS_CPU_MAX_VIEWS];
   int row_pairs[CS_CPU_MAX_VIEWS], column_pairs[CS_CPU_MAX_VIEWS];
   for (int v = 0; v < n; v++) {
     const int vw = src[v].width, vh = src[v].height, nc = src[v].channels;
-    float *p0 = (float *) a[0] + offset[v], *p1 = (float *) a[1] + offset[v];
+    float *plane = (float *) a[0] + offset[v];
     const int row_strips = strips_of (vh * nc), column_strips = strips_of (vw * nc);
     const int filter = !(cs_recursive_is_identity (&px[v]) && cs_recursive_is_identity (&py[v]));
-    /* bytes → row-pass strips (p0) → row pass (p1) → column-pass strips (p0) → column pass
-     * (p1) → bytes; a view whose filters are identities goes p0 → p1 → bytes */
+    /* bytes → row-pass strips → row pass → the plane → column-pass strips → column pass →
+     * bytes; a view whose filters are identities goes bytes → the plane → bytes */
     rows[v] = (SideJob) {
-      .in = { &src[v], &dst[v], NULL, p0, nc },
-      .pass = pass_job (&px[v], p0, p1, vw, row_strips, a[2], scratch_stride),
+      .in = { &src[v], &dst[v], NULL, plane, nc, 0 },
+      .pass = pass_job (&px[v], NULL, plane, vw, row_strips, a[1], scratch_stride),
       .nc = nc,
       .blocks = (vh + STRIP - 1) / STRIP,
       .windows = filter ? (row_strips + 1) / 2 : 0,
+      .buffers = a[2],
+      .buffer_floats = pair_floats (w > h ? w : h),
     };
-    columns[v] = (SideJob) {
-      .in = { &src[v], &dst[v], filter ? p1 : p0, filter ? p0 : p1, nc },
-      .out = { &src[v], &dst[v], p1, NULL, nc },
-      .pass = pass_job (&py[v], p0, p1, vh, column_strips, a[2], scratch_stride),
-      .nc = nc,
-      .blocks = (vw + STRIP - 1) / STRIP,
-      .windows = filter ? (column_strips + 1) / 2 : 0,
-      .pair_strips = a[3],
-      .pair_stride = pair_floats (h),
-    };
+    columns[v] = rows[v];
+    columns[v].in = (LayoutJob) { &src[v], &dst[v], plane, NULL, nc, 0 };
+    columns[v].out = (LayoutJob) { &src[v], &dst[v], NULL, NULL, nc, 0 };
+    columns[v].pass = pass_job (&py[v], NULL, NULL, vh, column_strips, a[1], scratch_stride);
+    columns[v].blocks = (vw + STRIP - 1) / STRIP;
+    columns[v].windows = filter ? (column_strips + 1) / 2 : 0;
     row_pairs[v] = pairs_of (rows[v].blocks);
     column_pairs[v] = pairs_of (columns[v].blocks);
   }
