@@ -426,8 +426,8 @@ CS_CPU_BY_CHANNELS_WITH (pack, LayoutJob, CS_SIMD_CLONES)
 typedef struct {
   LayoutJob in, out;   /* the layout change into the pass's strips, and out of them */
   PassJob pass;
-  int nc, blocks, windows;   /* windows 0: the view's filter is the identity */
-  float *buffers;            /* a worker's two: its pair laid out, and filtered */
+  int blocks, windows;   /* windows 0: the view's filter is the identity */
+  float *buffers;        /* a worker's two: its pair laid out, and filtered */
   size_t buffer_floats;
 } SideJob;
 
@@ -444,12 +444,12 @@ static inline int min_int (int a, int b)
 /* pair i's windows from its strips at `strips` into `out` (its first strip's place there) */
 static inline void filter_pair (const SideJob *j, int i, const float *strips, float *out, int worker)
 {
-  const int first = 2 * j->nc * i;
+  const int nc = j->in.nc, first = 2 * nc * i;
   PassJob pass = j->pass;
   pass.in = strips;
   pass.out = out;
-  pass.strips = min_int (pass.strips - first, 2 * j->nc);
-  pass_strips (&pass, 0, min_int (j->nc * (i + 1), j->windows) - j->nc * i, worker);
+  pass.strips = min_int (pass.strips - first, 2 * nc);
+  pass_strips (&pass, 0, min_int (nc * (i + 1), j->windows) - nc * i, worker);
 }
 
 /* bytes → row-pass strips → row pass, for pairs of pixel-row blocks [begin, end); an
@@ -468,7 +468,7 @@ static CS_SIMD_CLONES void row_side (void *arg, int begin, int end, int worker)
     in.out = laid;
     in.first_block = 2 * i;
     unpack (&in, 2 * i, min_int (2 * i + 2, j->blocks), worker);
-    filter_pair (j, i, laid, j->pass.out + 2 * j->nc * i * strip, worker);
+    filter_pair (j, i, laid, j->pass.out + 2 * j->in.nc * i * strip, worker);
   }
 }
 
@@ -573,7 +573,6 @@ int cs_cpu_recursive_views (int n, const CsChannels *src, CsChannels *dst, const
     rows[v] = (SideJob) {
       .in = { &src[v], &dst[v], NULL, plane, nc, 0 },
       .pass = pass_job (&px[v], NULL, plane, vw, row_strips, a[1], scratch_stride),
-      .nc = nc,
       .blocks = (vh + STRIP - 1) / STRIP,
       .windows = filter ? (row_strips + 1) / 2 : 0,
       .buffers = a[2],
