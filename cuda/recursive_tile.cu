@@ -617,7 +617,7 @@ struct ColumnLane {
  * 1080p (docs/performance.md). */
 template <int S, int kBlocksPerSm, int C>
 __device__ __forceinline__ void tile_columns (const TileParams &, const int *, const Lines &in, const Lines &out,
-    const TileWindow &win, const __half *t_plane, const uint4 *col_words, const uint4 *col_ends, int lane_pair,
+    const TileWindow &win, __half *, const __half *t_plane, const uint4 *col_words, const uint4 *col_ends, int lane_pair,
     int warp, int lane)
 {
   if (8 * warp >= win.width_out)
@@ -648,68 +648,109 @@ __device__ __forceinline__ void tile_columns (const TileParams &, const int *, c
   store_words (out, win, c.x, c.g, words);
 }
 
-/* Store, views: a plane's two columns (x, x + 1) of its 64 rows into its channel, recentred
- * on 128; both bytes in one 2-byte store where the samples are adjacent and every row allows */
-__device__ __forceinline__ void store_plane (const CsChannels &out, int channel, const TileWindow &win, int x, int g,
-    const float (&acc)[kTileMaxSegment / 16][4])
+/* Store, views: through shared memory. A column warp holds 8 columns of 64 rows, a byte a
+ * sample: stored from there, each store instruction wrote 8 bytes (or, two apart, 16) in
+ * each of 8 rows, a partial L2 sector apiece, where an RGBA warp's wrote 32 bytes a row
+ * (docs/performance.md, "Formats"). So each plane's outputs go to a stage of 64 rows, and
+ * the block then stores the stage's rows whole: 16 bytes a thread where every row of the
+ * tile is 16-byte aligned and 64 samples a byte apart (luma, GRAY8 and planar chroma at the
+ * usual sizes), words at any alignment, bytes along the row at other steps. A stage row
+ * holds column x at byte 16 + x (the bytes before it let a row's first word start up to 3
+ * columns early); 112 bytes apart, the column warps' 2-byte writes of 8 rows fall in
+ * distinct banks. */
+static constexpr int kStageStride = 112, kStageBytes = kTileMaxSegment * kStageStride;
+
+/* the plane's two columns (x, x + 1) of its 64 rows into its stage, recentred on 128: out −
+ * 128 = floor(T − 127.5 + the sums), as the RGBA family's bytes (rows and columns past the
+ * tile's too; they are not stored) */
+__device__ __forceinline__ void stage_plane (unsigned char *stage, int x, int g, const float (&acc)[kTileMaxSegment / 16][4])
 {
-  if (x >= win.width_out)
-    return;
-  const ptrdiff_t stride = channel_stride (out, channel);
-  unsigned char *first = channel_base (out, channel) + (ptrdiff_t) (win.x_st + x) * out.step +
-      (ptrdiff_t) (win.y_st + g) * stride;
-  const bool second = x + 1 < win.width_out;
-  /* out − 128 = floor(T − 127.5 + the sums), as the RGBA family's bytes; row 16m + g + 8h of
-   * the tile at first + (2m + h)·8 rows */
-  if (second && out.step == 1 && ((reinterpret_cast<uintptr_t> (first) | (uintptr_t) stride) & 1) == 0) {
-    const auto pair = [&] (int m, int h) {
-      return (unsigned short) (
+#pragma unroll
+  for (int m = 0; m < kTileMaxSegment / 16; m++)
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+      *reinterpret_cast<unsigned short *> (stage + (16 * m + g + 8 * h) * kStageStride + 16 + x) = (unsigned short) (
           __byte_perm (round_to_signed_byte (acc[m][2 * h]), round_to_signed_byte (acc[m][2 * h + 1]), 0x0040u) ^ 0x8080u);
-    };
-    /* each row 8 after the last, its pair computed whatever the row, so that the row's test
-     * predicates only the store (a branch a row cost ~3 instructions) */
-    unsigned char *at = first;
+}
+
+/* A plane's stage into its channel, the block's threads along the rows. Samples a byte
+ * apart: 16-byte chunks where the rows allow, else the aligned words of each row (17 reach
+ * 64 bytes from any alignment), those inside the tile whole, the one or two at its ends by
+ * their bytes inside it; a row's word from two stage words by PRMT. Other steps: a byte a
+ * sample. */
+__device__ __forceinline__ void store_stage (const CsChannels &out, int channel, const TileWindow &win,
+    const unsigned char *stage, int tid)
+{
+  const ptrdiff_t stride = channel_stride (out, channel);
+  unsigned char *first = channel_base (out, channel) + (ptrdiff_t) win.x_st * out.step + (ptrdiff_t) win.y_st * stride;
+  if (out.step == 1 && win.width_out == kTileMaxSegment && ((reinterpret_cast<uintptr_t> (first) | (uintptr_t) stride) & 15) == 0) {
+    static_assert (kTileThreads == kTileMaxSegment * kTileMaxSegment / 16, "a chunk a thread");
+    const int i = tid / 4, chunk = tid % 4;
+    if (i < win.height_out)
+      *reinterpret_cast<uint4 *> (first + (ptrdiff_t) i * stride + 16 * chunk) =
+          *reinterpret_cast<const uint4 *> (stage + i * kStageStride + 16 + 16 * chunk);
+  } else if (out.step == 1) {
+    constexpr int kWords = kTileMaxSegment / 4 + 1;
+    for (int slot = tid; slot < win.height_out * kWords; slot += kTileThreads) {
+      const int i = slot / kWords, k = slot - kWords * i;
+      unsigned char *row = first + (ptrdiff_t) i * stride;
+      const unsigned int s = (unsigned int) (reinterpret_cast<uintptr_t> (row) & 3u);
+      unsigned char *word = row - s + 4 * k;
+      const int x0 = 4 * k - (int) s;   /* the word's first column */
+      const unsigned char *from = stage + i * kStageStride;
+      if (x0 >= 0 && x0 + 3 < win.width_out) {
+        const unsigned int *w = reinterpret_cast<const unsigned int *> (from) + 3 + k;   /* columns 4k − 4 .. 4k + 3 */
+        *reinterpret_cast<unsigned int *> (word) = __byte_perm (w[0], w[1], 0x7654u - 0x1111u * s);
+      } else {
 #pragma unroll
-    for (int m = 0; m < kTileMaxSegment / 16; m++)
-#pragma unroll
-      for (int h = 0; h < 2; h++, at += 8 * stride) {
-        const unsigned short v = pair (m, h);
-        if (16 * m + g + 8 * h < win.height_out)
-          *reinterpret_cast<unsigned short *> (at) = v;
+        for (int b = 0; b < 4; b++)
+          if (x0 + b >= 0 && x0 + b < win.width_out)
+            word[b] = from[16 + x0 + b];
       }
+    }
   } else {
-#pragma unroll
-    for (int m = 0; m < kTileMaxSegment / 16; m++)
-#pragma unroll
-      for (int h = 0; h < 2; h++)
-        if (16 * m + g + 8 * h < win.height_out) {
-          unsigned char *dst = first + (ptrdiff_t) (2 * m + h) * 8 * stride;
-          dst[0] = (unsigned char) (round_to_signed_byte (acc[m][2 * h]) ^ 0x80u);
-          if (second)
-            dst[out.step] = (unsigned char) (round_to_signed_byte (acc[m][2 * h + 1]) ^ 0x80u);
-        }
+    for (int slot = tid; slot < win.height_out * kTileMaxSegment; slot += kTileThreads) {
+      const int i = slot / kTileMaxSegment, x = slot % kTileMaxSegment;
+      if (x < win.width_out)
+        first[(ptrdiff_t) i * stride + (ptrdiff_t) x * out.step] = stage[i * kStageStride + 16 + x];
+    }
   }
 }
 
 /* Columns, views: a warp per 8 output columns of each of the block's planes in turn (the
- * fragments as tile_columns holds or slides them), each plane stored as it is done. */
+ * fragments as tile_columns holds or slides them), each plane's outputs into its stage; the
+ * stages are stored once all three are. With T in a plane of its own (two blocks per SM) the
+ * stages are over the samples' plane, which the rows' products are done with; with T over
+ * the samples (three), plane j's stage is over its T once every warp has read that. */
 template <int S, int kBlocksPerSm, int C>
 __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bounds, const CsChannels &,
-    const CsChannels &out, const TileWindow &win, const __half *t_plane, const uint4 *col_words,
+    const CsChannels &out, const TileWindow &win, __half *f_plane, const __half *t_plane, const uint4 *col_words,
     const uint4 *col_ends, int lane_pair, int warp, int lane)
 {
   using W = ColumnLane<S, kBlocksPerSm>;
+  constexpr bool kOverT = W::kSlidingFragments;   /* T over the samples (TileLayout's kInPlace) */
+  constexpr int kPlaneHalves = W::L::K * W::L::kTStride;
+  static_assert (kOverT ? kStageBytes <= 2 * kPlaneHalves : 3 * kStageBytes <= W::L::kFBytes, "the stages fit");
+  unsigned char *stages = reinterpret_cast<unsigned char *> (f_plane);
+  const auto stage = [&] (int j) { return stages + (kOverT ? 2 * kPlaneHalves : kStageBytes) * j; };
   W c (col_words, lane_pair, warp, lane);
 #pragma unroll 1
   for (int j = 0; j < 3; j++) {
-    const ViewPlane<C> plane (p, j);
-    const TileWindow columns = plane_window (p, bounds, j);
-    if (!plane.stored || c.x_chunk >= columns.width_out)
-      continue;
+    const bool active = ViewPlane<C> (p, j).stored && c.x_chunk < plane_window (p, bounds, j).width_out;
     float acc[kTileMaxSegment / 16][4];
-    column_products<S, W::kSlidingFragments> (t_plane + j * W::L::K * W::L::kTStride, c.col_frag, c.held, col_ends,
-        win, c.x_chunk, lane, acc);
-    store_plane (out, plane.channel, columns, c.x, c.g, acc);
+    if (active)
+      column_products<S, W::kSlidingFragments> (t_plane + j * kPlaneHalves, c.col_frag, c.held, col_ends, win,
+          c.x_chunk, lane, acc);
+    if constexpr (kOverT)
+      __syncthreads ();
+    if (active)
+      stage_plane (stage (j), c.x, c.g, acc);
+  }
+  __syncthreads ();
+  for (int j = 0; j < 3; j++) {
+    const ViewPlane<C> plane (p, j);
+    if (plane.stored)
+      store_stage (out, plane.channel, plane_window (p, bounds, j), stage (j), threadIdx.x);
   }
 }
 
@@ -769,7 +810,7 @@ recursive_tile (Px in, Px out, TileParams p)
   __syncthreads ();
   tile_row_products<S, kInPlace> (p, f_plane, t_plane, row_words, m_first, m_last, lane_pair, warp, lane);
   __syncthreads ();
-  tile_columns<S, kBlocksPerSm, C> (p, bounds, in, out, win, t_plane, col_words, col_ends, lane_pair, warp, lane);
+  tile_columns<S, kBlocksPerSm, C> (p, bounds, in, out, win, f_plane, t_plane, col_words, col_ends, lane_pair, warp, lane);
   view_chain_end (in);
 }
 
