@@ -745,7 +745,8 @@ END_TEST
  * the samples' own addresses, the odd pitch), and σ 5 in 5 x 5 tiles on rows of 64-byte
  * pitch, where its tile kernel takes word rows for samples a byte apart (luma, I420 chroma),
  * several tiles a block (one channel) or a tile and a half (two), and a block's last planes
- * past the row. The tile kernels of
+ * past the row; and 640 x 67 in 10 x 10 tiles, whose rows of 64 samples a byte apart the
+ * tile kernel stores 16 bytes at a time from its stages. The tile kernels of
  * both filters run on the view itself where the axes are alike (the working frame is left
  * as it was). */
 #define N_VIEW_VARIANTS 5
@@ -754,7 +755,7 @@ START_TEST (test_channel_views)
   const int variant = _i % N_VIEW_VARIANTS, kind = (_i / N_VIEW_VARIANTS) % CS_TEST_N_VIEW_KINDS;
   const int size = _i / (N_VIEW_VARIANTS * CS_TEST_N_VIEW_KINDS);
   const int filter = variant == 3 ? 1 : variant == 4 ? 2 : variant;
-  const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 130, 3 } }, tiled_sizes[][2] = { { 301, 157 }, { 1, 1 }, { 130, 67 } };
+  const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 130, 3 } }, tiled_sizes[][2] = { { 301, 157 }, { 1, 1 }, { 640, 67 } };
   const CsTestViewKind *k = &cs_test_view_kinds[kind];
   const int w = variant == 4 ? tiled_sizes[size][0] : sizes[size][0];
   const int h = variant == 4 ? tiled_sizes[size][1] : sizes[size][1];
@@ -774,7 +775,7 @@ START_TEST (test_channel_views)
   }
   if (variant == 4) {
     job.rc.sigma = 5;
-    job.rc.blocks_per_stripe = 5;
+    job.rc.blocks_per_stripe = size == 2 ? 10 : 5;
   }
   memset (expected, POISON, bytes);
   CsChannels src = cs_test_view_in (in, k, w, h, pitch), dst = cs_test_view_in (expected, k, w, h, pitch);
