@@ -717,6 +717,34 @@ __device__ __forceinline__ void store_stage (const CsChannels &out, int channel,
   }
 }
 
+/* A tile's two channels a byte apart (NV12, NV21 chroma) from their stages, where the
+ * tile's rows are 16-byte aligned and 64 samples wide: each row's 128 bytes in 16-byte
+ * chunks, 8 samples of each channel interleaved by PRMT. False where the layout is not
+ * that; the planes are then stored one by one. */
+__device__ __forceinline__ bool store_stage_pair (const CsChannels &out, const TileWindow &win,
+    const unsigned char *stage0, const unsigned char *stage1, int tid)
+{
+  const bool zero_first = out.data[0] + 1 == out.data[1];
+  if (out.step != 2 || !(zero_first || out.data[1] + 1 == out.data[0]) || out.stride[0] != out.stride[1] ||
+      win.width_out != kTileMaxSegment)
+    return false;
+  const ptrdiff_t stride = out.stride[0];
+  unsigned char *first = (zero_first ? out.data[0] : out.data[1]) + (ptrdiff_t) win.x_st * 2 + (ptrdiff_t) win.y_st * stride;
+  if (((reinterpret_cast<uintptr_t> (first) | (uintptr_t) stride) & 15) != 0)
+    return false;
+  const unsigned char *lo = zero_first ? stage0 : stage1, *hi = zero_first ? stage1 : stage0;
+  constexpr int kChunks = 2 * kTileMaxSegment / 16;
+  for (int slot = tid; slot < win.height_out * kChunks; slot += kTileThreads) {
+    const int i = slot / kChunks, chunk = slot % kChunks;
+    const uint2 a = *reinterpret_cast<const uint2 *> (lo + i * kStageStride + 16 + 8 * chunk);
+    const uint2 b = *reinterpret_cast<const uint2 *> (hi + i * kStageStride + 16 + 8 * chunk);
+    *reinterpret_cast<uint4 *> (first + (ptrdiff_t) i * stride + 16 * chunk) = make_uint4 (
+        __byte_perm (a.x, b.x, 0x5140u), __byte_perm (a.x, b.x, 0x7362u), __byte_perm (a.y, b.y, 0x5140u),
+        __byte_perm (a.y, b.y, 0x7362u));
+  }
+  return true;
+}
+
 /* Columns, views: a warp per 8 output columns of each of the block's planes in turn (the
  * fragments as tile_columns holds or slides them), each plane's outputs into its stage; the
  * stages are stored once all three are. With T in a plane of its own (two blocks per SM) the
@@ -749,8 +777,15 @@ __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bo
   __syncthreads ();
   for (int j = 0; j < 3; j++) {
     const ViewPlane<C> plane (p, j);
-    if (plane.stored)
-      store_stage (out, plane.channel, plane_window (p, bounds, j), stage (j), threadIdx.x);
+    if (!plane.stored)
+      continue;
+    /* a tile's channel 0 and 1 side by side in the block (C = 2): together where they can be */
+    if (C == 2 && j < 2 && plane.channel == 0 && ViewPlane<C> (p, j + 1).stored &&
+        store_stage_pair (out, plane_window (p, bounds, j), stage (j), stage (j + 1), threadIdx.x)) {
+      j++;
+      continue;
+    }
+    store_stage (out, plane.channel, plane_window (p, bounds, j), stage (j), threadIdx.x);
   }
 }
 
