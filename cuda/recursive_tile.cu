@@ -663,13 +663,14 @@ static constexpr int kStageStride = 112, kStageBytes = kTileMaxSegment * kStageS
 /* the plane's two columns (x, x + 1) of its 64 rows into its stage, recentred on 128: out −
  * 128 = floor(T − 127.5 + the sums), as the RGBA family's bytes (rows and columns past the
  * tile's too; they are not stored) */
+template <int kRow>
 __device__ __forceinline__ void stage_plane (unsigned char *stage, int x, int g, const float (&acc)[kTileMaxSegment / 16][4])
 {
 #pragma unroll
   for (int m = 0; m < kTileMaxSegment / 16; m++)
 #pragma unroll
     for (int h = 0; h < 2; h++)
-      *reinterpret_cast<unsigned short *> (stage + (16 * m + g + 8 * h) * kStageStride + 16 + x) = (unsigned short) (
+      *reinterpret_cast<unsigned short *> (stage + (16 * m + g + 8 * h) * kRow + 16 + x) = (unsigned short) (
           __byte_perm (round_to_signed_byte (acc[m][2 * h]), round_to_signed_byte (acc[m][2 * h + 1]), 0x0040u) ^ 0x8080u);
 }
 
@@ -678,6 +679,7 @@ __device__ __forceinline__ void stage_plane (unsigned char *stage, int x, int g,
  * 64 bytes from any alignment), those inside the tile whole, the one or two at its ends by
  * their bytes inside it; a row's word from two stage words by PRMT. Other steps: a byte a
  * sample. */
+template <int kRow>
 __device__ __forceinline__ void store_stage (const CsChannels &out, int channel, const TileWindow &win,
     const unsigned char *stage, int tid)
 {
@@ -688,7 +690,7 @@ __device__ __forceinline__ void store_stage (const CsChannels &out, int channel,
     const int i = tid / 4, chunk = tid % 4;
     if (i < win.height_out)
       *reinterpret_cast<uint4 *> (first + (ptrdiff_t) i * stride + 16 * chunk) =
-          *reinterpret_cast<const uint4 *> (stage + i * kStageStride + 16 + 16 * chunk);
+          *reinterpret_cast<const uint4 *> (stage + i * kRow + 16 + 16 * chunk);
   } else if (out.step == 1) {
     constexpr int kWords = kTileMaxSegment / 4 + 1;
     for (int slot = tid; slot < win.height_out * kWords; slot += kTileThreads) {
@@ -697,7 +699,7 @@ __device__ __forceinline__ void store_stage (const CsChannels &out, int channel,
       const unsigned int s = (unsigned int) (reinterpret_cast<uintptr_t> (row) & 3u);
       unsigned char *word = row - s + 4 * k;
       const int x0 = 4 * k - (int) s;   /* the word's first column */
-      const unsigned char *from = stage + i * kStageStride;
+      const unsigned char *from = stage + i * kRow;
       if (x0 >= 0 && x0 + 3 < win.width_out) {
         const unsigned int *w = reinterpret_cast<const unsigned int *> (from) + 3 + k;   /* columns 4k − 4 .. 4k + 3 */
         *reinterpret_cast<unsigned int *> (word) = __byte_perm (w[0], w[1], 0x7654u - 0x1111u * s);
@@ -712,7 +714,7 @@ __device__ __forceinline__ void store_stage (const CsChannels &out, int channel,
     for (int slot = tid; slot < win.height_out * kTileMaxSegment; slot += kTileThreads) {
       const int i = slot / kTileMaxSegment, x = slot % kTileMaxSegment;
       if (x < win.width_out)
-        first[(ptrdiff_t) i * stride + (ptrdiff_t) x * out.step] = stage[i * kStageStride + 16 + x];
+        first[(ptrdiff_t) i * stride + (ptrdiff_t) x * out.step] = stage[i * kRow + 16 + x];
     }
   }
 }
@@ -721,6 +723,7 @@ __device__ __forceinline__ void store_stage (const CsChannels &out, int channel,
  * tile's rows are 16-byte aligned and 64 samples wide: each row's 128 bytes in 16-byte
  * chunks, 8 samples of each channel interleaved by PRMT. False where the layout is not
  * that; the planes are then stored one by one. */
+template <int kRow>
 __device__ __forceinline__ bool store_stage_pair (const CsChannels &out, const TileWindow &win,
     const unsigned char *stage0, const unsigned char *stage1, int tid)
 {
@@ -736,8 +739,8 @@ __device__ __forceinline__ bool store_stage_pair (const CsChannels &out, const T
   constexpr int kChunks = 2 * kTileMaxSegment / 16;
   for (int slot = tid; slot < win.height_out * kChunks; slot += kTileThreads) {
     const int i = slot / kChunks, chunk = slot % kChunks;
-    const uint2 a = *reinterpret_cast<const uint2 *> (lo + i * kStageStride + 16 + 8 * chunk);
-    const uint2 b = *reinterpret_cast<const uint2 *> (hi + i * kStageStride + 16 + 8 * chunk);
+    const uint2 a = *reinterpret_cast<const uint2 *> (lo + i * kRow + 16 + 8 * chunk);
+    const uint2 b = *reinterpret_cast<const uint2 *> (hi + i * kRow + 16 + 8 * chunk);
     *reinterpret_cast<uint4 *> (first + (ptrdiff_t) i * stride + 16 * chunk) = make_uint4 (
         __byte_perm (a.x, b.x, 0x5140u), __byte_perm (a.x, b.x, 0x7362u), __byte_perm (a.y, b.y, 0x5140u),
         __byte_perm (a.y, b.y, 0x7362u));
@@ -749,7 +752,8 @@ __device__ __forceinline__ bool store_stage_pair (const CsChannels &out, const T
  * fragments as tile_columns holds or slides them), each plane's outputs into its stage; the
  * stages are stored once all three are. With T in a plane of its own (two blocks per SM) the
  * stages are over the samples' plane, which the rows' products are done with; with T over
- * the samples (three), plane j's stage is over its T once every warp has read that. */
+ * the samples (three), in the rows' bytes past T where they hold a stage row (96-sample
+ * windows), else over the plane's T once every warp has read that. */
 template <int S, int kBlocksPerSm, int C>
 __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bounds, const CsChannels &,
     const CsChannels &out, const TileWindow &win, __half *f_plane, const __half *t_plane, const uint4 *col_words,
@@ -758,9 +762,16 @@ __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bo
   using W = ColumnLane<S, kBlocksPerSm>;
   constexpr bool kOverT = W::kSlidingFragments;   /* T over the samples (TileLayout's kInPlace) */
   constexpr int kPlaneHalves = W::L::K * W::L::kTStride;
+  /* with T over the samples, rows of the samples' plane hold T's 64 halves and the rest of
+   * the window's (at 96-sample windows 80 bytes, a stage row): stage rows there need no wait */
+  constexpr int kSampleRow = 2 * W::L::kFStride, kTail = kSampleRow - 2 * kTileMaxSegment;
+  constexpr bool kInTails = kOverT && kTail >= 16 + kTileMaxSegment;
+  constexpr int kRow = kInTails ? kSampleRow : kStageStride;
   static_assert (kOverT ? kStageBytes <= 2 * kPlaneHalves : 3 * kStageBytes <= W::L::kFBytes, "the stages fit");
   unsigned char *stages = reinterpret_cast<unsigned char *> (f_plane);
-  const auto stage = [&] (int j) { return stages + (kOverT ? 2 * kPlaneHalves : kStageBytes) * j; };
+  const auto stage = [&] (int j) {
+    return kInTails ? stages + 2 * kPlaneHalves * j + 2 * kTileMaxSegment : stages + (kOverT ? 2 * kPlaneHalves : kStageBytes) * j;
+  };
   W c (col_words, lane_pair, warp, lane);
 #pragma unroll 1
   for (int j = 0; j < 3; j++) {
@@ -769,10 +780,10 @@ __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bo
     if (active)
       column_products<S, W::kSlidingFragments> (t_plane + j * kPlaneHalves, c.col_frag, c.held, col_ends, win,
           c.x_chunk, lane, acc);
-    if constexpr (kOverT)
+    if constexpr (kOverT && !kInTails)
       __syncthreads ();
     if (active)
-      stage_plane (stage (j), c.x, c.g, acc);
+      stage_plane<kRow> (stage (j), c.x, c.g, acc);
   }
   __syncthreads ();
   for (int j = 0; j < 3; j++) {
@@ -781,11 +792,11 @@ __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bo
       continue;
     /* a tile's channel 0 and 1 side by side in the block (C = 2): together where they can be */
     if (C == 2 && j < 2 && plane.channel == 0 && ViewPlane<C> (p, j + 1).stored &&
-        store_stage_pair (out, plane_window (p, bounds, j), stage (j), stage (j + 1), threadIdx.x)) {
+        store_stage_pair<kRow> (out, plane_window (p, bounds, j), stage (j), stage (j + 1), threadIdx.x)) {
       j++;
       continue;
     }
-    store_stage (out, plane.channel, plane_window (p, bounds, j), stage (j), threadIdx.x);
+    store_stage<kRow> (out, plane.channel, plane_window (p, bounds, j), stage (j), threadIdx.x);
   }
 }
 

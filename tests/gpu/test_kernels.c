@@ -746,20 +746,22 @@ END_TEST
  * pitch, where its tile kernel takes word rows for samples a byte apart (luma, I420 chroma),
  * several tiles a block (one channel) or a tile and a half (two), and a block's last planes
  * past the row; and 640 x 67 in 10 x 10 tiles, whose rows of 64 samples a byte apart the
- * tile kernel stores 16 bytes at a time from its stages. The tile kernels of
+ * tile kernel stores 16 bytes at a time from its stages; the tiled sizes again with the
+ * device's SM count taken as 1, so that the tile kernel runs its three-blocks-per-SM
+ * instance (its stages in the samples' rows, or over T). The tile kernels of
  * both filters run on the view itself where the axes are alike (the working frame is left
  * as it was). */
-#define N_VIEW_VARIANTS 5
+#define N_VIEW_VARIANTS 6
 START_TEST (test_channel_views)
 {
   const int variant = _i % N_VIEW_VARIANTS, kind = (_i / N_VIEW_VARIANTS) % CS_TEST_N_VIEW_KINDS;
   const int size = _i / (N_VIEW_VARIANTS * CS_TEST_N_VIEW_KINDS);
-  const int filter = variant == 3 ? 1 : variant == 4 ? 2 : variant;
+  const int tiled = variant >= 4, filter = variant == 3 ? 1 : tiled ? 2 : variant;
   const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 130, 3 } }, tiled_sizes[][2] = { { 301, 157 }, { 1, 1 }, { 640, 67 } };
   const CsTestViewKind *k = &cs_test_view_kinds[kind];
-  const int w = variant == 4 ? tiled_sizes[size][0] : sizes[size][0];
-  const int h = variant == 4 ? tiled_sizes[size][1] : sizes[size][1];
-  const size_t pitch = variant == 4 ? (cs_test_view_pitch (k, w) + 63) / 64 * 64 : cs_test_view_pitch (k, w);
+  const int w = tiled ? tiled_sizes[size][0] : sizes[size][0];
+  const int h = tiled ? tiled_sizes[size][1] : sizes[size][1];
+  const size_t pitch = tiled ? (cs_test_view_pitch (k, w) + 63) / 64 * 64 : cs_test_view_pitch (k, w);
   const size_t bytes = cs_test_view_bytes (k, h, pitch);
   uint8_t *in = malloc (bytes), *expected = malloc (bytes), *got = malloc (bytes), *again = malloc (bytes);
   cs_test_fill_bytes (in, bytes, 12345u + _i);
@@ -773,7 +775,7 @@ START_TEST (test_channel_views)
     job.bl.radius = 1;
     job.bl.sigma = 1;
   }
-  if (variant == 4) {
+  if (tiled) {
     job.rc.sigma = 5;
     job.rc.blocks_per_stripe = size == 2 ? 10 : 5;
   }
@@ -797,7 +799,9 @@ START_TEST (test_channel_views)
     CUDA_OK (cs_cuda_bilateral_plan_new_axes (&px, &py, w, h, &device, &plan));
   } else {
     const CsRecursiveParams px = cs_recursive_params_subsampled (&job.rc, k->sx), py = cs_recursive_params_subsampled (&job.rc, k->sy);
-    CUDA_OK (cs_cuda_recursive_plan_new_axes (&px, &py, w, h, &device, &plan));
+    CsCudaDevice one_sm = device;
+    one_sm.sm_count = variant == 5 ? 1 : device.sm_count;
+    CUDA_OK (cs_cuda_recursive_plan_new_axes (&px, &py, w, h, &one_sm, &plan));
   }
   uint8_t *d_in, *d_out;
   void *work, *scratch = NULL;
@@ -817,7 +821,7 @@ START_TEST (test_channel_views)
     CUDA_OK (cudaMemcpy (outs[run], d_out, bytes, cudaMemcpyDeviceToHost));
   }
   const CsCudaPath path = cs_cuda_plan_path (plan);
-  if (variant == 4 && k->sx == k->sy)
+  if (tiled && k->sx == k->sy)
     ck_assert_msg (path == CS_CUDA_PATH_RECURSIVE_TILES, "%s %dx%d: %s, not the tiles", k->name, w, h,
         cs_cuda_path_name (path));
   if ((filter == 1 || path == CS_CUDA_PATH_RECURSIVE_TILES) && k->sx == k->sy && w * h > 0) {
