@@ -225,12 +225,6 @@ int cs_cpu_transpose_blocks (const CsCpuTransposeJob *job)
   return (job->height + TILE - 1) / TILE;
 }
 
-void cs_cpu_transpose (const void *in, void *out, int width, int height, size_t elem, int n_threads)
-{
-  TransposeJob j = { in, out, width, height, elem };
-  cs_parallel_for (cs_cpu_transpose_blocks (&j), n_threads, cs_cpu_transpose_rows, &j);
-}
-
 /* One loop over the items of several views: view v's are [first[v], first[v + 1]), each run
  * by fn on its own job. */
 typedef struct {

@@ -48,10 +48,8 @@ void cs_cpu_copy_alpha (const CsImage *src, CsImage *dst, int n_threads);
     } \
   }
 
-/* Transposes a width x height array of `elem`-byte elements (in parallel, cache blocked). */
-void cs_cpu_transpose (const void *in, void *out, int width, int height, size_t elem, int n_threads);
-
-/* The same as a job for a parallel loop of cs_cpu_transpose_blocks items (blocks of rows). */
+/* Transposing a width x height array of `elem`-byte elements, cache blocked, as a job for a
+ * parallel loop of cs_cpu_transpose_blocks items (blocks of rows; cs_cpu_for_views). */
 typedef struct {
   const void *in;
   void *out;

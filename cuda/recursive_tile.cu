@@ -767,7 +767,8 @@ __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bo
   constexpr int kSampleRow = 2 * W::L::kFStride, kTail = kSampleRow - 2 * kTileMaxSegment;
   constexpr bool kInTails = kOverT && kTail >= 16 + kTileMaxSegment;
   constexpr int kRow = kInTails ? kSampleRow : kStageStride;
-  static_assert (kOverT ? kStageBytes <= 2 * kPlaneHalves : 3 * kStageBytes <= W::L::kFBytes, "the stages fit");
+  static_assert (kInTails ? kTileMaxSegment <= W::L::K
+                 : kOverT ? kStageBytes <= 2 * kPlaneHalves : 3 * kStageBytes <= W::L::kFBytes, "the stages fit");
   unsigned char *stages = reinterpret_cast<unsigned char *> (f_plane);
   const auto stage = [&] (int j) {
     return kInTails ? stages + 2 * kPlaneHalves * j + 2 * kTileMaxSegment : stages + (kOverT ? 2 * kPlaneHalves : kStageBytes) * j;
