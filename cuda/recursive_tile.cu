@@ -228,13 +228,14 @@ __device__ __forceinline__ ptrdiff_t channel_stride (const CsChannels &v, int ch
  * samples with PRMT, its selectors and the words' offsets set once, so that every lane runs
  * the same instructions whatever its alignment and clamping (a vector load for inner columns
  * and byte loads for the others diverged within every warp).
- * - Word rows (samples a byte apart, every channel's rows a multiple of 4 bytes apart and one
- *   stride for all: luma, GRAY8, I420 chroma at the sizes GStreamer lays out): the two words
- *   from the sample's word hold the four samples at the same offsets in every row, so a row
- *   takes one address, and a plane two loads and one PRMT.
+ * - Word rows (samples one or two bytes apart, every channel's rows a multiple of 4 bytes
+ *   apart and one stride for all, and every lane's four samples of each plane in two words:
+ *   luma, GRAY8, I420 chroma at the sizes GStreamer lays out; NV12 chroma and YUY2 luma where
+ *   the tiles start at even columns): the two words from the sample's word hold the four
+ *   samples at the same offsets in every row, so a row takes one address, and a plane one
+ *   or two loads and one PRMT. Decided for the whole block, so that its loads do not diverge.
  * - Other rows: the words at the sample's own address in each row, funnel-shifted to its
- *   byte (two at step 1, three at step 2: NV12 chroma, YUY2 luma); byte loads above step 2
- *   (packed 4:2:2 chroma). */
+ *   byte (two at step 1, three at step 2); byte loads above step 2 (packed 4:2:2 chroma). */
 template <int S, int C>
 struct ViewRows : RowBatches<S, ViewRows<S, C>> {
   using B = RowBatches<S, ViewRows<S, C>>;
@@ -255,33 +256,51 @@ struct ViewRows : RowBatches<S, ViewRows<S, C>> {
       const TileWindow &, int m_first, int m_last, int tid)
       : B (m_first, m_last, tid)
   {
-    word_rows = in.step == 1 && in.stride[0] > 0 && in.stride[0] % 4 == 0 && (C == 1 || in.stride[1] == in.stride[0]);
+    const bool one_stride = (in.step == 1 || in.step == 2) && in.stride[0] > 0 && in.stride[0] % 4 == 0 &&
+        (C == 1 || in.stride[1] == in.stride[0]);
     const unsigned char *first = C == 1 || in.data[0] < in.data[1] ? in.data[0] : in.data[1];
     base = reinterpret_cast<const unsigned char *> (reinterpret_cast<uintptr_t> (first) & ~(uintptr_t) 3);
+    bool in_two_words = true;
+    if (one_stride) {
 #pragma unroll
-    for (int j = 0; j < 3; j++) {
-      const ViewPlane<C> plane (p, j);
-      const TileWindow columns = plane_window (p, bounds, j);
-      int c[4];
-#pragma unroll
-      for (int k = 0; k < 4; k++)
-        c[k] = clampi (columns.x0 + 4 * q + k, columns.sx, columns.ex);
-      if (word_rows) {
-        const uintptr_t at = reinterpret_cast<uintptr_t> (channel_base (in, plane.channel) + c[0]);
-        const unsigned int shift = (unsigned int) (at & 3);
+      for (int j = 0; j < 3; j++) {
+        int c[4];
+        const int channel = plane_columns (p, bounds, j, c);
+        const uintptr_t at = reinterpret_cast<uintptr_t> (channel_base (in, channel) + c[0] * in.step);
+        const unsigned int shift = (unsigned int) (at & 3), last = shift + (unsigned int) ((c[3] - c[0]) * in.step);
+        in_two_words = in_two_words && last < 8;
         offset[j] = (int) ((at & ~(uintptr_t) 3) - reinterpret_cast<uintptr_t> (base));
-        pick[j] = (shift + (unsigned int) (c[3] - c[0]) >= 4 ? 4u : 0u) << 16;
+        pick[j] = (last >= 4 ? 4u : 0u) << 16;
 #pragma unroll
         for (int k = 0; k < 4; k++)
-          pick[j] |= (shift + (unsigned int) (c[k] - c[0])) << (4 * k);
-      } else {
-        offset[j] = (int) (channel_base (in, plane.channel) - in.data[0]) + c[0] * in.step;
-        pick[j] = (unsigned int) ((c[3] - c[0]) * in.step);
-#pragma unroll
-        for (int k = 1; k < 4; k++)
-          pick[j] |= (unsigned int) ((c[k] - c[0]) * in.step) << (4 * k);
+          pick[j] |= (shift + (unsigned int) ((c[k] - c[0]) * in.step)) << (4 * k);
       }
     }
+    /* block-wide (one_stride is the same in every thread) */
+    word_rows = one_stride && __syncthreads_and (in_two_words);
+    if (word_rows)
+      return;
+#pragma unroll
+    for (int j = 0; j < 3; j++) {
+      int c[4];
+      const int channel = plane_columns (p, bounds, j, c);
+      offset[j] = (int) (channel_base (in, channel) - in.data[0]) + c[0] * in.step;
+      pick[j] = (unsigned int) ((c[3] - c[0]) * in.step);
+#pragma unroll
+      for (int k = 1; k < 4; k++)
+        pick[j] |= (unsigned int) ((c[k] - c[0]) * in.step) << (4 * k);
+    }
+  }
+
+  /* the frame columns of this thread's four samples of plane j, clamped to the sweeps'
+   * s..e; returns the plane's channel */
+  __device__ __forceinline__ int plane_columns (const TileParams &p, const int *bounds, int j, int c[4]) const
+  {
+    const TileWindow columns = plane_window (p, bounds, j);
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+      c[k] = clampi (columns.x0 + 4 * q + k, columns.sx, columns.ex);
+    return ViewPlane<C> (p, j).channel;
   }
 
   /* word rows: the samples of rows r0, r0 + kGroups, … of the three planes */
@@ -294,9 +313,9 @@ struct ViewRows : RowBatches<S, ViewRows<S, C>> {
       const unsigned char *row = base + (unsigned long long) y * stride;
 #pragma unroll
       for (int j = 0; j < 3; j++) {
-        const unsigned char *lo = row + (unsigned int) offset[j];
-        w[b][j] = __byte_perm (__ldg (reinterpret_cast<const unsigned int *> (lo)),
-            __ldg (reinterpret_cast<const unsigned int *> (lo + (pick[j] >> 16))), pick[j]);
+        const unsigned int *lo = reinterpret_cast<const unsigned int *> (row + (unsigned int) offset[j]);
+        const unsigned int first = __ldg (lo);
+        w[b][j] = __byte_perm (first, pick[j] >> 16 ? __ldg (lo + 1) : first, pick[j]);
       }
     }
   }

@@ -742,10 +742,12 @@ END_TEST
  * two planes of it; every byte of the output that is not the view's still poison, a second
  * run bit-identical. Bilateral twice: its default window (radius 4, the tile kernel) and
  * radius 1 (the strips). recursivegauss twice: one segment a line (its tile kernel's rows at
- * the samples' own addresses, the odd pitch), and σ 5 in 5 x 5 tiles on rows of 64-byte
- * pitch, where its tile kernel takes word rows for samples a byte apart (luma, I420 chroma),
- * several tiles a block (one channel) or a tile and a half (two), and a block's last planes
- * past the row; and 640 x 67 in 10 x 10 tiles, whose rows of 64 samples a byte apart the
+ * the samples' own addresses, the odd pitch), and σ 5 in 7 x 7 tiles on rows of 64-byte
+ * pitch, where its tile kernel takes word rows for samples a byte apart (luma, I420 chroma)
+ * and, in the blocks whose tiles start at even columns, for samples two apart (NV12 chroma,
+ * YUY2 luma; tiles 43 samples wide start at odd columns too), several tiles a block (one
+ * channel) or a tile and a half (two), and a block's last planes past the row; and
+ * 640 x 67 in 10 x 10 tiles, whose rows of 64 samples a byte apart the
  * tile kernel stores 16 bytes at a time from its stages; the tiled sizes again with the
  * device's SM count taken as 1, so that the tile kernel runs its three-blocks-per-SM
  * instance (its stages in the samples' rows, or over T). The tile kernels of
@@ -777,7 +779,7 @@ START_TEST (test_channel_views)
   }
   if (tiled) {
     job.rc.sigma = 5;
-    job.rc.blocks_per_stripe = size == 2 ? 10 : 5;
+    job.rc.blocks_per_stripe = size == 2 ? 10 : 7;
   }
   memset (expected, POISON, bytes);
   CsChannels src = cs_test_view_in (in, k, w, h, pitch), dst = cs_test_view_in (expected, k, w, h, pitch);
