@@ -59,6 +59,15 @@ struct TileWindow {
   {
   }
 
+  /* the tile of columns x_st..x_en − 1 and the rows of `rows` (a block's column segment,
+   * without dividing again) */
+  __device__ __forceinline__ TileWindow (const TileParams &p, int x_start, int x_end, const TileWindow &rows)
+      : x_st (x_start), x_en (x_end), y_st (rows.y_st), y_en (rows.y_en), x0 (x_st - p.pad), y0 (rows.y0),
+        sx (max (x_st - p.warmup, 0)), ex (min (x_en + p.warmup, p.width) - 1), sy (rows.sy), ey (rows.ey),
+        width_out (x_en - x_st), height_out (rows.height_out)
+  {
+  }
+
   __device__ __forceinline__ bool empty () const { return x_en <= x_st || y_en <= y_st; }
 };
 
@@ -199,10 +208,10 @@ __device__ __forceinline__ void plane_bounds (const TileParams &p, const CsChann
   __syncthreads ();
 }
 
-/* plane j's tile, from plane_bounds */
-__device__ __forceinline__ TileWindow plane_window (const TileParams &p, const int *bounds, int j)
+/* plane j's tile, from plane_bounds and the block's rows */
+__device__ __forceinline__ TileWindow plane_window (const TileParams &p, const int *bounds, int j, const TileWindow &rows)
 {
-  return TileWindow (p, bounds[j], bounds[3 + j]);
+  return TileWindow (p, bounds[j], bounds[3 + j], rows);
 }
 
 static constexpr int view_blocks_x (int channels, int segments_x)
@@ -253,7 +262,7 @@ struct ViewRows : RowBatches<S, ViewRows<S, C>> {
   unsigned int w[kAhead][3];
 
   __device__ __forceinline__ ViewRows (const TileParams &p, const int *bounds, const CsChannels &in,
-      const TileWindow &, int m_first, int m_last, int tid)
+      const TileWindow &win, int m_first, int m_last, int tid)
       : B (m_first, m_last, tid)
   {
     const bool one_stride = (in.step == 1 || in.step == 2) && in.stride[0] > 0 && in.stride[0] % 4 == 0 &&
@@ -265,7 +274,7 @@ struct ViewRows : RowBatches<S, ViewRows<S, C>> {
 #pragma unroll
       for (int j = 0; j < 3; j++) {
         int c[4];
-        const int channel = plane_columns (p, bounds, j, c);
+        const int channel = plane_columns (p, bounds, win, j, c);
         const uintptr_t at = reinterpret_cast<uintptr_t> (channel_base (in, channel) + c[0] * in.step);
         const unsigned int shift = (unsigned int) (at & 3), last = shift + (unsigned int) ((c[3] - c[0]) * in.step);
         in_two_words = in_two_words && last < 8;
@@ -283,7 +292,7 @@ struct ViewRows : RowBatches<S, ViewRows<S, C>> {
 #pragma unroll
     for (int j = 0; j < 3; j++) {
       int c[4];
-      const int channel = plane_columns (p, bounds, j, c);
+      const int channel = plane_columns (p, bounds, win, j, c);
       offset[j] = (int) (channel_base (in, channel) - in.data[0]) + c[0] * in.step;
       pick[j] = (unsigned int) ((c[3] - c[0]) * in.step);
 #pragma unroll
@@ -294,9 +303,10 @@ struct ViewRows : RowBatches<S, ViewRows<S, C>> {
 
   /* the frame columns of this thread's four samples of plane j, clamped to the sweeps'
    * s..e; returns the plane's channel */
-  __device__ __forceinline__ int plane_columns (const TileParams &p, const int *bounds, int j, int c[4]) const
+  __device__ __forceinline__ int plane_columns (const TileParams &p, const int *bounds, const TileWindow &win, int j,
+      int c[4]) const
   {
-    const TileWindow columns = plane_window (p, bounds, j);
+    const TileWindow columns = plane_window (p, bounds, j, win);
 #pragma unroll
     for (int k = 0; k < 4; k++)
       c[k] = clampi (columns.x0 + 4 * q + k, columns.sx, columns.ex);
@@ -730,10 +740,17 @@ __device__ __forceinline__ void store_stage (const CsChannels &out, int channel,
       }
     }
   } else {
-    for (int slot = tid; slot < win.height_out * kTileMaxSegment; slot += kTileThreads) {
-      const int i = slot / kTileMaxSegment, x = slot % kTileMaxSegment;
-      if (x < win.width_out)
-        first[(ptrdiff_t) i * stride + (ptrdiff_t) x * out.step] = stage[i * kRow + 16 + x];
+    /* a column a thread, rows kTileThreads / 64 apart: the addresses step by a constant */
+    constexpr int kRowsApart = kTileThreads / kTileMaxSegment;
+    const int x = tid % kTileMaxSegment;
+    if (x >= win.width_out)
+      return;
+    unsigned char *to = first + (ptrdiff_t) x * out.step + (ptrdiff_t) (tid / kTileMaxSegment) * stride;
+    const unsigned char *from = stage + (tid / kTileMaxSegment) * kRow + 16 + x;
+    for (int i = tid / kTileMaxSegment; i < win.height_out; i += kRowsApart) {
+      *to = *from;
+      to += kRowsApart * stride;
+      from += kRowsApart * kRow;
     }
   }
 }
@@ -795,7 +812,7 @@ __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bo
   W c (col_words, lane_pair, warp, lane);
 #pragma unroll 1
   for (int j = 0; j < 3; j++) {
-    const bool active = ViewPlane<C> (p, j).stored && c.x_chunk < plane_window (p, bounds, j).width_out;
+    const bool active = ViewPlane<C> (p, j).stored && c.x_chunk < plane_window (p, bounds, j, win).width_out;
     float acc[kTileMaxSegment / 16][4];
     if (active)
       column_products<S, W::kSlidingFragments> (t_plane + j * kPlaneHalves, c.col_frag, c.held, col_ends, win,
@@ -812,11 +829,11 @@ __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bo
       continue;
     /* a tile's channel 0 and 1 side by side in the block (C = 2): together where they can be */
     if (C == 2 && j < 2 && plane.channel == 0 && ViewPlane<C> (p, j + 1).stored &&
-        store_stage_pair<kRow> (out, plane_window (p, bounds, j), stage (j), stage (j + 1), threadIdx.x)) {
+        store_stage_pair<kRow> (out, plane_window (p, bounds, j, win), stage (j), stage (j + 1), threadIdx.x)) {
       j++;
       continue;
     }
-    store_stage<kRow> (out, plane.channel, plane_window (p, bounds, j), stage (j), threadIdx.x);
+    store_stage<kRow> (out, plane.channel, plane_window (p, bounds, j, win), stage (j), threadIdx.x);
   }
 }
 
