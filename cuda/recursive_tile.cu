@@ -31,7 +31,7 @@ struct TileLayout {
    * the registers an mma takes */
   static constexpr int kPairBytes = kTileMaxPairs * 4, kRowFragBytes = kTileMaxPairs * 8, kColFragBytes = kTileMaxPairs * 16;
   static constexpr int kEndBytes = kTileMaxSegment * 16;   /* per output i: (hi, hi of i + 8, lo, lo of i + 8) */
-  static constexpr int kBoundsBytes = 32;   /* a view block's planes' column bounds (plane_bounds) */
+  static constexpr int kBoundsBytes = 32;   /* a view block's planes' column bounds and rows (block_window) */
   static constexpr int kBytes =
       kFBytes + kTBytes + kColFragBytes + kRowFragBytes + kPairBytes + kEndBytes + kBoundsBytes;
 };
@@ -52,8 +52,13 @@ struct TileWindow {
 
   /* the tile of columns x_st..x_en − 1 and column segment blockIdx.y */
   __device__ __forceinline__ TileWindow (const TileParams &p, int x_start, int x_end)
-      : x_st (x_start), x_en (x_end), y_st (cut (blockIdx.y, p.height, p.segments_y)), y_en (cut (blockIdx.y + 1, p.height, p.segments_y)),
-        x0 (x_st - p.pad), y0 (y_st - p.pad), sx (max (x_st - p.warmup, 0)), ex (min (x_en + p.warmup, p.width) - 1),
+      : TileWindow (p, x_start, x_end, cut (blockIdx.y, p.height, p.segments_y), cut (blockIdx.y + 1, p.height, p.segments_y))
+  {
+  }
+
+  /* the tile of columns x_st..x_en − 1 and rows y_st..y_en − 1 */
+  __device__ __forceinline__ TileWindow (const TileParams &p, int x_start, int x_end, int y_start, int y_end)
+      : x_st (x_start), x_en (x_end), y_st (y_start), y_en (y_end), x0 (x_st - p.pad), y0 (y_st - p.pad), sx (max (x_st - p.warmup, 0)), ex (min (x_en + p.warmup, p.width) - 1),
         sy (max (y_st - p.warmup, 0) - y0), ey (min (y_en + p.warmup, p.height) - 1 - y0), width_out (x_en - x_st),
         height_out (y_en - y_st)
   {
@@ -193,22 +198,27 @@ struct ViewPlane {
   }
 };
 
-/* A view block's planes' column bounds into shared memory: x_st of plane j at j, x_en at
- * 3 + j (a division each, once a block rather than in every thread) */
+/* The block's window: the RGBA family's tile; a view block's first plane's, its planes'
+ * column bounds into shared memory on the way: x_st of plane j at j, x_en at 3 + j, and the
+ * block's rows at 6 and 7 (a division each, once a block rather than in every thread) */
 template <int C>
-__device__ __forceinline__ void plane_bounds (const TileParams &, const Lines &, int *, int)
+__device__ __forceinline__ TileWindow block_window (const TileParams &p, const Lines &, int *, int)
 {
+  return TileWindow (p, blockIdx.x);
 }
 
 template <int C>
-__device__ __forceinline__ void plane_bounds (const TileParams &p, const CsChannels &, int *bounds, int tid)
+__device__ __forceinline__ TileWindow block_window (const TileParams &p, const CsChannels &, int *bounds, int tid)
 {
   if (tid < 6)
     bounds[tid] = cut (ViewPlane<C> (p, tid % 3).tile + tid / 3, p.width, p.segments_x);
+  else if (tid < 8)
+    bounds[tid] = cut (blockIdx.y + tid - 6, p.height, p.segments_y);
   __syncthreads ();
+  return TileWindow (p, bounds[0], bounds[3], bounds[6], bounds[7]);
 }
 
-/* plane j's tile, from plane_bounds and the block's rows */
+/* plane j's tile, from block_window's bounds and the block's rows */
 __device__ __forceinline__ TileWindow plane_window (const TileParams &p, const int *bounds, int j, const TileWindow &rows)
 {
   return TileWindow (p, bounds[j], bounds[3 + j], rows);
@@ -837,12 +847,8 @@ __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bo
   }
 }
 
-/* The tile whose rows the block holds, and whether there is nothing to do: a view's block
- * may hold tiles of no columns beside others (more segments than samples) */
-template <int C>
-__device__ __forceinline__ unsigned int block_tile (const TileParams &, const Lines &) { return blockIdx.x; }
-template <int C>
-__device__ __forceinline__ unsigned int block_tile (const TileParams &p, const CsChannels &) { return ViewPlane<C> (p, 0).tile; }
+/* Whether the block has nothing to do: a view's block may hold tiles of no columns beside
+ * others (more segments than samples) */
 __device__ __forceinline__ bool block_empty (const Lines &, const TileWindow &win) { return win.empty (); }
 
 /* A view's kernel lets a following view's kernel, launched beside it, start once all its
@@ -875,13 +881,12 @@ recursive_tile (Px in, Px out, TileParams p)
 
   int *bounds = reinterpret_cast<int *> (smem + L::kBytes - L::kBoundsBytes);
   view_chain_start (in);
-  const TileWindow win (p, block_tile<C> (p, in));
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+  const TileWindow win = block_window<C> (p, in, bounds, tid);
   if (block_empty (in, win)) {
     view_chain_end (in);
     return;   /* the whole block */
   }
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
-  plane_bounds<C> (p, in, bounds, tid);
   const int m_first = win.sy / 16, m_last = win.ey / 16;   /* the row m-tiles that hold samples */
   typename TileRows<S, Px, C>::T rows (p, bounds, in, win, m_first, m_last, tid);
   if (rows.active ())
