@@ -205,6 +205,18 @@ extern "C" cudaError_t cs_cuda_plan_run_channels_beside (const CsCudaPlan *plan,
   return run_channels (plan, src, dst, work, scratch, true, stream);
 }
 
+cudaError_t cs::run_views_together (const CsCudaViewRun *views, int n, cudaStream_t stream)
+{
+  if (n != 2 || views[0].on_side || !views[1].on_side || !views[0].plan || !views[1].plan)
+    return cudaErrorNotSupported;
+  for (int i = 0; i < 2; i++) {
+    const CsCudaViewRun &v = views[i];
+    if (!cs::views_fit (v.src, v.dst) || v.plan->width != v.src.width || v.plan->height != v.src.height)
+      return cudaErrorNotSupported;   /* run_channels says why */
+  }
+  return views[0].plan->run_views_with (views[0].src, views[0].dst, *views[1].plan, views[1].src, views[1].dst, stream);
+}
+
 extern "C" cudaError_t cs_cuda_plan_run_views (const CsCudaViewRun *views, int n, cudaStream_t stream, cudaStream_t side,
     cudaEvent_t fork, cudaEvent_t join)
 {
@@ -213,7 +225,10 @@ extern "C" cudaError_t cs_cuda_plan_run_views (const CsCudaViewRun *views, int n
     forked = forked || views[i].on_side;
   if (n < 0 || (n > 0 && !views) || (forked && (!side || !fork || !join || side == stream)))
     return cudaErrorInvalidValue;
-  cudaError_t err = cudaSuccess;
+  cudaError_t err = cs::run_views_together (views, n, stream);
+  if (err != cudaErrorNotSupported)
+    return err;
+  err = cudaSuccess;
   if (forked && ((err = cudaEventRecord (fork, stream)) != cudaSuccess || (err = cudaStreamWaitEvent (side, fork, 0)) != cudaSuccess))
     return err;
   bool started[2] = { false, false };   /* a later view on a stream may start beside the one before it */

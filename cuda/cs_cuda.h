@@ -158,7 +158,10 @@ typedef struct {
  * views on either stream come after it. A quarter-size chroma plane fills few SMs; beside
  * luma its kernels run on those luma's passes leave idle. Views on different streams must
  * share no samples, working frames or scratch. The join is recorded even after a launch
- * error (which is returned), so that no view is left running unordered. */
+ * error (which is returned), so that no view is left running unordered. A luma view on
+ * `stream` and a chroma view on `side` (n = 2) whose plans run both in one launch
+ * (recursivegauss's tiles where both views take two blocks per SM) go in that launch on
+ * `stream`, and `side` is left alone. */
 cudaError_t cs_cuda_plan_run_views (const CsCudaViewRun *views, int n, cudaStream_t stream, cudaStream_t side,
     cudaEvent_t fork, cudaEvent_t join);
 

@@ -38,6 +38,12 @@ const char *cs_cuda_architecture (int i, CsCudaDevice *limits);
 cudaError_t cs_cuda_bilateral_on_chip_floor (const CsCudaImage *dst, const CsBilateralParams *p,
     cudaStream_t stream);
 
+/* What cs_cuda_plan_run_views does first: a frame's luma view (views[0], on the frame's
+ * stream) and chroma view (views[1], on the side) in one launch on `stream` where their plans
+ * can; cudaErrorNotSupported, with nothing launched, where they cannot (the two streams'
+ * way then runs them). */
+cudaError_t cs_cuda_plan_run_views_together (const CsCudaViewRun *views, int n, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -39,6 +39,14 @@ struct CsCudaPlan {
   {
     return cudaErrorNotSupported;
   }
+  /* run_view on a frame's two views in one launch on `stream`: this plan's on src/dst (luma)
+   * and `second`'s on src1/dst1 (chroma), views of the plans' sizes (checked by the caller);
+   * cudaErrorNotSupported where the plans cannot, and the caller runs them apart. */
+  virtual cudaError_t run_views_with (const CsChannels &, const CsChannels &, const CsCudaPlan &, const CsChannels &,
+      const CsChannels &, cudaStream_t) const
+  {
+    return cudaErrorNotSupported;
+  }
   /* Whether run_view takes views of `channels` channels (those need no working frames:
    * cs_cuda_plan_work_bytes) */
   virtual bool takes_views (int) const
@@ -73,6 +81,12 @@ cudaError_t plan_recursive_axes (const CsRecursiveParams &px, const CsRecursiveP
 
 /* A copy of src into dst (device to device; nothing where they are the same frame). */
 cudaError_t copy_frame (const CsCudaImage &src, const CsCudaImage &dst, cudaStream_t stream);
+
+/* A frame's luma and chroma views (views[0] on the frame's stream, views[1] on the side) in
+ * one launch on the frame's stream where their plans can (CsCudaPlan::run_views_with), as
+ * cs_cuda_plan_run_views does first; cudaErrorNotSupported, with nothing launched, where
+ * they cannot. */
+cudaError_t run_views_together (const CsCudaViewRun *views, int n, cudaStream_t stream);
 
 /* Whether src and dst are frames of the plan's size. */
 static inline bool frames_fit (const CsCudaPlan &plan, const CsCudaImage &src, const CsCudaImage &dst)

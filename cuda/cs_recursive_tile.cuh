@@ -45,6 +45,9 @@ struct TileLaunch {
   /* the kernels' shared-memory attributes, set at their first launch: the RGBA family's,
    * one-channel views', two-channel views' */
   mutable bool attributes_set[3];
+  /* the shared memory set for launch_tiles_views's kernels with this plan's luma (by
+   * instance: windows of 5 and 5, 6 and 5, 6 and 6 steps) */
+  mutable int views_bytes_set[3];
 };
 
 /* Whether a frame of n_x x n_y cut into segments_x row segments and segments_y column
@@ -70,6 +73,13 @@ cudaError_t launch_tiles (Lines in, Lines out, const TileLaunch &t, cudaStream_t
  * the stream's previous kernel finishes (where the device allows: cs_launch.cuh). */
 cudaError_t launch_tiles_view (const CsChannels &in, const CsChannels &out, const TileLaunch &t, bool beside,
     cudaStream_t stream);
+
+/* A frame's luma view (one channel, planned by t0) and chroma view (two channels, t1) in one
+ * launch, where both take the two-block instance and chroma's windows are no longer than
+ * luma's (what a frame's subsampled chroma gives); cudaErrorNotSupported otherwise, and the
+ * caller launches them apart. */
+cudaError_t launch_tiles_views (const CsChannels &in0, const CsChannels &out0, const TileLaunch &t0,
+    const CsChannels &in1, const CsChannels &out1, const TileLaunch &t1, cudaStream_t stream);
 
 }  // namespace cs
 

@@ -246,6 +246,13 @@ struct TilesPlan : CsCudaPlan {
     return launch_tiles_view (src, dst, tiles, beside, stream);
   }
 
+  cudaError_t run_views_with (const CsChannels &src, const CsChannels &dst, const CsCudaPlan &second,
+      const CsChannels &src1, const CsChannels &dst1, cudaStream_t stream) const override
+  {
+    const TilesPlan *chroma = dynamic_cast<const TilesPlan *> (&second);
+    return chroma ? launch_tiles_views (src, dst, tiles, src1, dst1, chroma->tiles, stream) : cudaErrorNotSupported;
+  }
+
   bool takes_views (int channels) const override { return channels == 1 || channels == 2; }
 };
 

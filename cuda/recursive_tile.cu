@@ -43,6 +43,7 @@ struct TileWindow {
   int sx, ex;                   /* the sweeps' columns of the frame */
   int sy, ey;                   /* the sweeps' rows, as rows of the window (and of T) */
   int width_out, height_out;
+  unsigned int block_x;         /* the block's index along the rows (a view's: its planes, ViewPlane) */
 
   /* the tile of row segment tile_x and column segment blockIdx.y */
   __device__ __forceinline__ TileWindow (const TileParams &p, unsigned int tile_x)
@@ -57,10 +58,11 @@ struct TileWindow {
   }
 
   /* the tile of columns x_st..x_en − 1 and rows y_st..y_en − 1 */
-  __device__ __forceinline__ TileWindow (const TileParams &p, int x_start, int x_end, int y_start, int y_end)
+  __device__ __forceinline__ TileWindow (const TileParams &p, int x_start, int x_end, int y_start, int y_end,
+      unsigned int block = blockIdx.x)
       : x_st (x_start), x_en (x_end), y_st (y_start), y_en (y_end), x0 (x_st - p.pad), y0 (y_st - p.pad), sx (max (x_st - p.warmup, 0)), ex (min (x_en + p.warmup, p.width) - 1),
         sy (max (y_st - p.warmup, 0) - y0), ey (min (y_en + p.warmup, p.height) - 1 - y0), width_out (x_en - x_st),
-        height_out (y_en - y_st)
+        height_out (y_en - y_st), block_x (block)
   {
   }
 
@@ -69,7 +71,7 @@ struct TileWindow {
   __device__ __forceinline__ TileWindow (const TileParams &p, int x_start, int x_end, const TileWindow &rows)
       : x_st (x_start), x_en (x_end), y_st (rows.y_st), y_en (rows.y_en), x0 (x_st - p.pad), y0 (rows.y0),
         sx (max (x_st - p.warmup, 0)), ex (min (x_en + p.warmup, p.width) - 1), sy (rows.sy), ey (rows.ey),
-        width_out (x_en - x_st), height_out (rows.height_out)
+        width_out (x_en - x_st), height_out (rows.height_out), block_x (rows.block_x)
   {
   }
 
@@ -179,8 +181,9 @@ struct WindowRows : RowBatches<S, WindowRows<S>> {
 
 /* The planes of a view's block. A block fills three planes of samples whatever the layout:
  * the RGBA family's three colour channels of tile (blockIdx.x, blockIdx.y), or, on a view of
- * C channels, the (tile, channel) pairs 3·blockIdx.x .. 3·blockIdx.x + 2 of tile row
- * blockIdx.y, tiles before channels (one channel: three tiles side by side; two: a tile and a
+ * C channels, the (tile, channel) pairs 3·x .. 3·x + 2 of tile row y for block (x, y) of the
+ * view (blockIdx, or its place in a launch of two views: recursive_tile_views), tiles before
+ * channels (one channel: three tiles side by side; two: a tile and a
  * half). Every block then does the products of three planes, and a view's frame takes C/3 of
  * the blocks of an RGBA frame of its size. Planes past the row's last tile repeat it, filtered
  * but not stored. */
@@ -189,9 +192,9 @@ struct ViewPlane {
   int tile, channel;
   bool stored;
 
-  __device__ __forceinline__ ViewPlane (const TileParams &p, int j)
+  __device__ __forceinline__ ViewPlane (const TileParams &p, unsigned int block_x, int j)
   {
-    const int i = 3 * blockIdx.x + j;
+    const int i = 3 * block_x + j;
     tile = min (i / C, p.segments_x - 1);
     channel = i % C;
     stored = i < C * p.segments_x;
@@ -202,20 +205,22 @@ struct ViewPlane {
  * column bounds into shared memory on the way: x_st of plane j at j, x_en at 3 + j, and the
  * block's rows at 6 and 7 (a division each, once a block rather than in every thread) */
 template <int C>
-__device__ __forceinline__ TileWindow block_window (const TileParams &p, const Lines &, int *, int)
+__device__ __forceinline__ TileWindow block_window (const TileParams &p, const Lines &, int *, int, unsigned int,
+    unsigned int)
 {
   return TileWindow (p, blockIdx.x);
 }
 
 template <int C>
-__device__ __forceinline__ TileWindow block_window (const TileParams &p, const CsChannels &, int *bounds, int tid)
+__device__ __forceinline__ TileWindow block_window (const TileParams &p, const CsChannels &, int *bounds, int tid,
+    unsigned int block_x, unsigned int block_y)
 {
   if (tid < 6)
-    bounds[tid] = cut (ViewPlane<C> (p, tid % 3).tile + tid / 3, p.width, p.segments_x);
+    bounds[tid] = cut (ViewPlane<C> (p, block_x, tid % 3).tile + tid / 3, p.width, p.segments_x);
   else if (tid < 8)
-    bounds[tid] = cut (blockIdx.y + tid - 6, p.height, p.segments_y);
+    bounds[tid] = cut (block_y + tid - 6, p.height, p.segments_y);
   __syncthreads ();
-  return TileWindow (p, bounds[0], bounds[3], bounds[6], bounds[7]);
+  return TileWindow (p, bounds[0], bounds[3], bounds[6], bounds[7], block_x);
 }
 
 /* plane j's tile, from block_window's bounds and the block's rows */
@@ -320,7 +325,7 @@ struct ViewRows : RowBatches<S, ViewRows<S, C>> {
 #pragma unroll
     for (int k = 0; k < 4; k++)
       c[k] = clampi (columns.x0 + 4 * q + k, columns.sx, columns.ex);
-    return ViewPlane<C> (p, j).channel;
+    return ViewPlane<C> (p, win.block_x, j).channel;
   }
 
   /* word rows: the samples of rows r0, r0 + kGroups, … of the three planes */
@@ -344,7 +349,7 @@ struct ViewRows : RowBatches<S, ViewRows<S, C>> {
   template <int kStep>
   __device__ __forceinline__ unsigned int samples (const CsChannels &in, const TileWindow &win, int j, int r) const
   {
-    const int channel = (3 * blockIdx.x + j) % C;
+    const int channel = (3 * win.block_x + j) % C;
     const unsigned char *at =
         in.data[0] + offset[j] + (ptrdiff_t) (win.y0 + clampi (r, win.sy, win.ey)) * channel_stride (in, channel);
     const uintptr_t a = reinterpret_cast<uintptr_t> (at);
@@ -822,7 +827,7 @@ __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bo
   W c (col_words, lane_pair, warp, lane);
 #pragma unroll 1
   for (int j = 0; j < 3; j++) {
-    const bool active = ViewPlane<C> (p, j).stored && c.x_chunk < plane_window (p, bounds, j, win).width_out;
+    const bool active = ViewPlane<C> (p, win.block_x, j).stored && c.x_chunk < plane_window (p, bounds, j, win).width_out;
     float acc[kTileMaxSegment / 16][4];
     if (active)
       column_products<S, W::kSlidingFragments> (t_plane + j * kPlaneHalves, c.col_frag, c.held, col_ends, win,
@@ -834,11 +839,11 @@ __device__ __forceinline__ void tile_columns (const TileParams &p, const int *bo
   }
   __syncthreads ();
   for (int j = 0; j < 3; j++) {
-    const ViewPlane<C> plane (p, j);
+    const ViewPlane<C> plane (p, win.block_x, j);
     if (!plane.stored)
       continue;
     /* a tile's channel 0 and 1 side by side in the block (C = 2): together where they can be */
-    if (C == 2 && j < 2 && plane.channel == 0 && ViewPlane<C> (p, j + 1).stored &&
+    if (C == 2 && j < 2 && plane.channel == 0 && ViewPlane<C> (p, win.block_x, j + 1).stored &&
         store_stage_pair<kRow> (out, plane_window (p, bounds, j, win), stage (j), stage (j + 1), threadIdx.x)) {
       j++;
       continue;
@@ -862,13 +867,13 @@ __device__ __forceinline__ void view_chain_end (const Lines &) {}
 __device__ __forceinline__ void view_chain_end (const CsChannels &) { wait_for_previous_kernel (); }
 __device__ __forceinline__ bool block_empty (const CsChannels &, const TileWindow &win) { return win.y_en <= win.y_st; }
 
+/* Block (block_x, block_y) of a layout's grid, in the block's shared memory smem */
 template <int S, int kBlocksPerSm, class Px, int C>
-__global__ void __launch_bounds__ (kTileThreads, kBlocksPerSm)
-recursive_tile (Px in, Px out, TileParams p)
+__device__ __forceinline__ void tile_block (const Px &in, const Px &out, const TileParams &p, unsigned int block_x,
+    unsigned int block_y, unsigned char *smem)
 {
   constexpr bool kInPlace = kBlocksPerSm >= 3;
   using L = TileLayout<S, kInPlace>;
-  extern __shared__ __align__ (16) unsigned char smem[];
   /* the samples' rows, each row's first 64 halves replaced by T − 127.5 once the row
    * products have read it */
   __half *f_plane = reinterpret_cast<__half *> (smem);
@@ -882,7 +887,7 @@ recursive_tile (Px in, Px out, TileParams p)
   int *bounds = reinterpret_cast<int *> (smem + L::kBytes - L::kBoundsBytes);
   view_chain_start (in);
   const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
-  const TileWindow win = block_window<C> (p, in, bounds, tid);
+  const TileWindow win = block_window<C> (p, in, bounds, tid, block_x, block_y);
   if (block_empty (in, win)) {
     view_chain_end (in);
     return;   /* the whole block */
@@ -900,6 +905,33 @@ recursive_tile (Px in, Px out, TileParams p)
   __syncthreads ();
   tile_columns<S, kBlocksPerSm, C> (p, bounds, in, out, win, f_plane, t_plane, col_words, col_ends, lane_pair, warp, lane);
   view_chain_end (in);
+}
+
+template <int S, int kBlocksPerSm, class Px, int C>
+__global__ void __launch_bounds__ (kTileThreads, kBlocksPerSm)
+recursive_tile (Px in, Px out, TileParams p)
+{
+  extern __shared__ __align__ (16) unsigned char smem[];
+  tile_block<S, kBlocksPerSm, Px, C> (in, out, p, blockIdx.x, blockIdx.y, smem);
+}
+
+/* A frame's luma view (one channel, windows of 16·S0) and chroma view (two, 16·S1) in one
+ * launch of the two-block instances: luma's rows of blocks, then chroma's, each row as wide
+ * as the wider view's (the other's blocks past its width return at once). At 1080p both
+ * views are one wave of two blocks per SM; launched apart, chroma's blocks started later
+ * and ended the frame (docs/performance.md, "Formats"). */
+template <int S0, int S1>
+__global__ void __launch_bounds__ (kTileThreads, 2)
+recursive_tile_views (CsChannels in0, CsChannels out0, TileParams p0, CsChannels in1, CsChannels out1, TileParams p1,
+    unsigned int rows0)
+{
+  extern __shared__ __align__ (16) unsigned char smem[];
+  if (blockIdx.y < rows0) {
+    if (blockIdx.x < view_blocks_x (1, p0.segments_x))
+      tile_block<S0, 2, CsChannels, 1> (in0, out0, p0, blockIdx.x, blockIdx.y, smem);
+  } else if (blockIdx.x < view_blocks_x (2, p1.segments_x)) {
+    tile_block<S1, 2, CsChannels, 2> (in1, out1, p1, blockIdx.x, blockIdx.y - rows0, smem);
+  }
 }
 
 /* P: the warm-up rounded up to a multiple of 4, so that the output columns start on an
@@ -1000,6 +1032,7 @@ bool plan_tiles (int width, int height, int segments_x, int segments_y, int warm
   p.pad = window_pad (warmup);
   tile_coefficients (c, p.pad, t.steps, p);
   t.attributes_set[0] = t.attributes_set[1] = t.attributes_set[2] = false;
+  t.views_bytes_set[0] = t.views_bytes_set[1] = t.views_bytes_set[2] = 0;
   t.overlap = launches_overlap (dev);
   return true;
 }
@@ -1044,8 +1077,9 @@ cudaError_t launch_tiles (Lines in, Lines out, const TileLaunch &t, cudaStream_t
   return launch_layout<Lines, 3> (in, out, t, dim3 (t.p.segments_x, t.p.segments_y), 0, false, stream);
 }
 
-cudaError_t launch_tiles_view (const CsChannels &in, const CsChannels &out, const TileLaunch &t, bool beside,
-    cudaStream_t stream)
+/* Whether the tile kernels take view `in` (and `out`, its destination): cudaSuccess, or why
+ * not */
+static cudaError_t view_fits (const CsChannels &in, const CsChannels &out)
 {
   if (in.channels != out.channels || in.step < 1 || out.step < 1)
     return cudaErrorInvalidValue;
@@ -1054,14 +1088,60 @@ cudaError_t launch_tiles_view (const CsChannels &in, const CsChannels &out, cons
   for (int c = 0; c < in.channels; c++)
     if (std::llabs (in.data[c] - in.data[0]) + reach > INT_MAX || std::llabs (in.stride[c]) > INT_MAX)
       return cudaErrorNotSupported;
-  if (in.step > 4)
-    return cudaErrorNotSupported;
+  return in.step > 4 ? cudaErrorNotSupported : cudaSuccess;
+}
+
+cudaError_t launch_tiles_view (const CsChannels &in, const CsChannels &out, const TileLaunch &t, bool beside,
+    cudaStream_t stream)
+{
+  const cudaError_t fits = view_fits (in, out);
+  if (fits != cudaSuccess)
+    return fits;
   const dim3 grid (view_blocks_x (in.channels, t.p.segments_x), t.p.segments_y);
   if (in.channels == 1)
     return launch_layout<CsChannels, 1> (in, out, t, grid, 1, beside, stream);
   if (in.channels == 2)
     return launch_layout<CsChannels, 2> (in, out, t, grid, 2, beside, stream);
   return cudaErrorNotSupported;   /* three channels: the RGBA kernels on a working frame */
+}
+
+template <int S0, int S1>
+static cudaError_t launch_views_instance (const CsChannels &in0, const CsChannels &out0, const TileLaunch &t0,
+    const CsChannels &in1, const CsChannels &out1, const TileLaunch &t1, int instance, cudaStream_t stream)
+{
+  const auto kernel = recursive_tile_views<S0, S1>;
+  const int bytes = std::max (t0.slot_bytes[1], t1.slot_bytes[2]);
+  if (t0.views_bytes_set[instance] < bytes) {   /* as launch_instance, once per plan and size */
+    cudaError_t err = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    if (err == cudaSuccess)
+      err = cudaFuncSetAttribute (kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+    if (err != cudaSuccess)
+      return err;
+    t0.views_bytes_set[instance] = bytes;
+  }
+  const unsigned int width = (unsigned int) std::max (view_blocks_x (1, t0.p.segments_x), view_blocks_x (2, t1.p.segments_x));
+  const dim3 grid (width, (unsigned int) (t0.p.segments_y + t1.p.segments_y));
+  kernel<<<grid, kTileThreads, bytes, stream>>> (in0, out0, t0.p, in1, out1, t1.p, (unsigned int) t0.p.segments_y);
+  return cudaGetLastError ();
+}
+
+cudaError_t launch_tiles_views (const CsChannels &in0, const CsChannels &out0, const TileLaunch &t0,
+    const CsChannels &in1, const CsChannels &out1, const TileLaunch &t1, cudaStream_t stream)
+{
+  cudaError_t fits = view_fits (in0, out0);
+  if (fits == cudaSuccess)
+    fits = view_fits (in1, out1);
+  if (fits != cudaSuccess)
+    return fits;
+  /* the pairs the subsampled chroma of a frame gives: its warm-up no longer than luma's */
+  if (in0.channels != 1 || in1.channels != 2 || t0.blocks_per_sm[1] != 2 || t1.blocks_per_sm[2] != 2 ||
+      t1.steps > t0.steps)
+    return cudaErrorNotSupported;
+  if (t0.steps <= 5)
+    return launch_views_instance<5, 5> (in0, out0, t0, in1, out1, t1, 0, stream);
+  if (t1.steps <= 5)
+    return launch_views_instance<6, 5> (in0, out0, t0, in1, out1, t1, 1, stream);
+  return launch_views_instance<6, 6> (in0, out0, t0, in1, out1, t1, 2, stream);
 }
 
 }  // namespace cs

@@ -72,3 +72,8 @@ extern "C" cudaError_t cs_cuda_bilateral_on_chip_floor (const CsCudaImage *dst, 
   const cs::Lines rgba = cs::make_lines (dst->data, dst->pitch, 4, true, 0);
   return cs::launch_tiles<true> (rgba, rgba, dst->width, dst->height, radius, k, stream);
 }
+
+extern "C" cudaError_t cs_cuda_plan_run_views_together (const CsCudaViewRun *views, int n, cudaStream_t stream)
+{
+  return cs::run_views_together (views, n, stream);
+}

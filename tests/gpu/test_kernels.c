@@ -977,16 +977,30 @@ START_TEST (test_edgeaware_view_channels)
 }
 END_TEST
 
+/* What a frame's two views ran with: their plans, the side stream and its events */
+static void free_views_run (CsCudaPlan *luma, CsCudaPlan *chroma, cudaStream_t side, cudaEvent_t fork, cudaEvent_t join)
+{
+  CUDA_OK (cudaStreamDestroy (side));
+  CUDA_OK (cudaEventDestroy (fork));
+  CUDA_OK (cudaEventDestroy (join));
+  cs_cuda_plan_free (luma);
+  cs_cuda_plan_free (chroma);
+}
+
 /* An NV12 frame's luma and chroma queued the ways the elements run them, each frame copied
  * back on the frame's stream at once: (0) recursivegauss's tiles, chroma beside luma on one
  * stream (cs_cuda_plan_run_channels_beside: its kernel may start while luma's finishes);
- * (1) the same, and (2) edgeawaregauss (packed into working frames), with chroma on a side
- * stream (cs_cuda_plan_run_views: fork and join events). Both planes must be the
- * references'; frames are queued back to back, each its own input, so that a frame whose
- * chroma finished after its copy, or ran into the next frame's, would show. */
+ * (1) the same through cs_cuda_plan_run_views, which runs both in one launch (both views
+ * take two blocks per SM), every other frame through cs_cuda_plan_run_views_together
+ * directly; (2) edgeawaregauss (packed into working frames) and (3) recursivegauss planned as
+ * for a GPU of one SM (three blocks per SM: not one launch), with chroma on a side stream
+ * (cs_cuda_plan_run_views: fork and join events). Both planes must be the references';
+ * frames are queued back to back, each its own input, so that a frame whose chroma finished
+ * after its copy, or ran into the next frame's, would show. */
 START_TEST (test_views_beside)
 {
   const int mode = _i, w = 1283, h = 721, n_frames = mode == 2 ? 4 : 16, cw = (w + 1) / 2, ch = (h + 1) / 2;
+  const int recursive = mode != 2;
   const size_t pitch = 1536, bytes = pitch * (h + ch);
   CsRecursiveParams rc = cs_recursive_params_default ();
   rc.sigma = 5;
@@ -994,9 +1008,11 @@ START_TEST (test_views_beside)
   CsEdgeAwareParams ea = cs_edgeaware_params_default ();
   const CsEdgeAwareParams ea_chroma = cs_edgeaware_params_subsampled (&ea, 2);
   CsCudaPlan *luma = NULL, *chroma = NULL;
-  if (mode < 2) {
-    CUDA_OK (cs_cuda_recursive_plan_new (&rc, w, h, &device, &luma));
-    CUDA_OK (cs_cuda_recursive_plan_new (&rc_chroma, cw, ch, &device, &chroma));
+  if (recursive) {
+    CsCudaDevice planned = device;
+    planned.sm_count = mode == 3 ? 1 : device.sm_count;
+    CUDA_OK (cs_cuda_recursive_plan_new (&rc, w, h, &planned, &luma));
+    CUDA_OK (cs_cuda_recursive_plan_new (&rc_chroma, cw, ch, &planned, &chroma));
     ck_assert_int_eq (cs_cuda_plan_path (luma), CS_CUDA_PATH_RECURSIVE_TILES);
     ck_assert_int_eq (cs_cuda_plan_path (chroma), CS_CUDA_PATH_RECURSIVE_TILES);
   } else {
@@ -1034,7 +1050,13 @@ START_TEST (test_views_beside)
       CUDA_OK (cs_cuda_plan_run_channels_beside (chroma, &sc, &dc, NULL, NULL, stream));
     } else {
       const CsCudaViewRun views[2] = { { luma, sy, dy, work[0], scratch[0], 0 }, { chroma, sc, dc, work[1], scratch[1], 1 } };
-      CUDA_OK (cs_cuda_plan_run_views (views, 2, stream, side, fork, join));
+      if (mode == 1 && i % 2 == 0) {
+        CUDA_OK (cs_cuda_plan_run_views_together (views, 2, stream));
+      } else {
+        if (mode != 1)
+          ck_assert_int_eq (cs_cuda_plan_run_views_together (views, 2, stream), cudaErrorNotSupported);
+        CUDA_OK (cs_cuda_plan_run_views (views, 2, stream, side, fork, join));
+      }
     }
     CUDA_OK (cudaMemcpyAsync (got + bytes * i, fo, bytes, cudaMemcpyDeviceToHost, stream));
   }
@@ -1045,7 +1067,7 @@ START_TEST (test_views_beside)
     CsChannels sy = cs_test_view_in (fi, y, w, h, pitch), dy = cs_test_view_in (expected, y, w, h, pitch);
     CsChannels sc = cs_test_view_in (fi + pitch * h, uv, cw, ch, pitch);
     CsChannels dc = cs_test_view_in (expected + pitch * h, uv, cw, ch, pitch);
-    if (mode < 2) {
+    if (recursive) {
       ck_assert_int_eq (cs_ref_recursive_channels (&sy, &dy, &rc, 1, 1), 0);
       ck_assert_int_eq (cs_ref_recursive_channels (&sc, &dc, &rc, 2, 2), 0);
     } else {
@@ -1063,7 +1085,7 @@ START_TEST (test_views_beside)
   const CsCudaViewRun bad = { chroma, {}, {}, work[1], scratch[1], 1 };
   ck_assert_int_eq (cs_cuda_plan_run_views (&bad, 1, stream, NULL, fork, join), cudaErrorInvalidValue);
   ck_assert_int_eq (cs_cuda_plan_run_views (&bad, 1, stream, stream, fork, join), cudaErrorInvalidValue);
-  if (mode == 1) {
+  if (mode == 1 || mode == 3) {
     /* a side view that fails (its plan is luma's size) after luma was queued: the error
      * comes back, and the side stream is joined all the same, so once the frame's stream
      * is done nothing is left on it */
@@ -1077,11 +1099,7 @@ START_TEST (test_views_beside)
     CUDA_OK (cudaGetLastError ());
   }
   CUDA_OK (cudaStreamDestroy (stream));
-  CUDA_OK (cudaStreamDestroy (side));
-  CUDA_OK (cudaEventDestroy (fork));
-  CUDA_OK (cudaEventDestroy (join));
-  cs_cuda_plan_free (luma);
-  cs_cuda_plan_free (chroma);
+  free_views_run (luma, chroma, side, fork, join);
   cudaFree (d_in);
   cudaFree (d_out);
   cudaFree (work[0]);
@@ -1091,6 +1109,84 @@ START_TEST (test_views_beside)
   free (in);
   free (expected);
   free (got);
+}
+END_TEST
+
+/* recursivegauss's one launch for a frame's luma and chroma (cs_cuda_plan_run_views_together)
+ * in each of its instances, against the references: (0) σ 5 luma and NV12 chroma (σ 2.5:
+ * windows of 6 and 5 steps), 301 x 157 in 7 x 7 tiles, so that chroma's rows of blocks are
+ * wider than luma's; (1) σ 5 luma and 4:4:4 chroma in two planes (6 and 6), 640 x 67 in
+ * 10 x 10 tiles; (2) σ 2 luma and NV21 chroma (5 and 5), 37 x 23; (3) YUY2 luma (samples two
+ * bytes apart) and I420 chroma, 130 x 3, rows of odd pitch. Every byte off the views stays
+ * poison; cs_cuda_plan_run_views gives the same bytes, and so does a second run. */
+START_TEST (test_views_together)
+{
+  const int w = (int[]) { 301, 640, 37, 130 }[_i], h = (int[]) { 157, 67, 23, 3 }[_i];
+  const int sub = _i == 1 ? 1 : 2, cw = (w + sub - 1) / sub, ch = (h + sub - 1) / sub;
+  const CsTestViewKind *yk = &cs_test_view_kinds[_i == 3 ? 3 : 0];
+  const CsTestViewKind chroma_444 = { "4:4:4 chroma", 2, 1, { 0, 0 }, 1, 1, 2 };
+  const CsTestViewKind *ck = _i == 0 ? &cs_test_view_kinds[1] : _i == 1 ? &chroma_444 : _i == 2 ? &cs_test_view_kinds[2]
+                                                                                        : &cs_test_view_kinds[6];
+  CsRecursiveParams rc = cs_recursive_params_default ();
+  rc.sigma = _i == 2 ? 2 : 5;
+  rc.blocks_per_stripe = _i == 0 ? 7 : _i == 1 ? 10 : 0;
+  const CsRecursiveParams rc_chroma = cs_recursive_params_subsampled (&rc, sub);
+  const size_t y_pitch = _i == 3 ? cs_test_view_pitch (yk, w) : ((size_t) w * yk->step + 63) / 64 * 64;
+  const size_t c_pitch = _i == 3 ? cs_test_view_pitch (ck, cw) : ((size_t) cw * ck->step + 63) / 64 * 64;
+  const size_t y_bytes = cs_test_view_bytes (yk, h, y_pitch), c_bytes = cs_test_view_bytes (ck, ch, c_pitch);
+  const size_t bytes = y_bytes + c_bytes;
+  uint8_t *in = malloc (bytes), *expected = malloc (bytes), *got = malloc (bytes), *again = malloc (bytes);
+  cs_test_fill_bytes (in, bytes, 4242u + _i);
+  memset (expected, POISON, bytes);
+  CsChannels sy = cs_test_view_in (in, yk, w, h, y_pitch), dy = cs_test_view_in (expected, yk, w, h, y_pitch);
+  CsChannels sc = cs_test_view_in (in + y_bytes, ck, cw, ch, c_pitch);
+  CsChannels dc = cs_test_view_in (expected + y_bytes, ck, cw, ch, c_pitch);
+  ck_assert_int_eq (cs_ref_recursive_channels (&sy, &dy, &rc, 1, 1), 0);
+  ck_assert_int_eq (cs_ref_recursive_channels (&sc, &dc, &rc, sub, sub), 0);
+  CsCudaPlan *luma = NULL, *chroma = NULL;
+  CUDA_OK (cs_cuda_recursive_plan_new (&rc, w, h, &device, &luma));
+  CUDA_OK (cs_cuda_recursive_plan_new (&rc_chroma, cw, ch, &device, &chroma));
+  ck_assert_int_eq (cs_cuda_plan_path (luma), CS_CUDA_PATH_RECURSIVE_TILES);
+  ck_assert_int_eq (cs_cuda_plan_path (chroma), CS_CUDA_PATH_RECURSIVE_TILES);
+  uint8_t *d_in, *d_out;
+  CUDA_OK (cudaMalloc ((void **) &d_in, bytes));
+  CUDA_OK (cudaMalloc ((void **) &d_out, bytes));
+  CUDA_OK (cudaMemcpy (d_in, in, bytes, cudaMemcpyHostToDevice));
+  cudaStream_t side;
+  cudaEvent_t fork, join;
+  CUDA_OK (cudaStreamCreateWithFlags (&side, cudaStreamNonBlocking));
+  CUDA_OK (cudaEventCreateWithFlags (&fork, cudaEventDisableTiming));
+  CUDA_OK (cudaEventCreateWithFlags (&join, cudaEventDisableTiming));
+  const CsCudaViewRun views[2] = {
+    { luma, cs_test_view_in (d_in, yk, w, h, y_pitch), cs_test_view_in (d_out, yk, w, h, y_pitch), NULL, NULL, 0 },
+    { chroma, cs_test_view_in (d_in + y_bytes, ck, cw, ch, c_pitch), cs_test_view_in (d_out + y_bytes, ck, cw, ch, c_pitch),
+        NULL, NULL, 1 } };
+  uint8_t *outs[2] = { got, again };
+  for (int run = 0; run < 2; run++) {
+    CUDA_OK (cudaMemset (d_out, POISON, bytes));
+    if (run == 0)
+      CUDA_OK (cs_cuda_plan_run_views_together (views, 2, 0));
+    else
+      CUDA_OK (cs_cuda_plan_run_views (views, 2, 0, side, fork, join));
+    CUDA_OK (cudaDeviceSynchronize ());
+    CUDA_OK (cudaMemcpy (outs[run], d_out, bytes, cudaMemcpyDeviceToHost));
+  }
+  int worst = 0;
+  for (size_t b = 0; b < bytes; b++) {
+    const int d = abs ((int) got[b] - (int) expected[b]);   /* poison against poison off the views */
+    worst = d > worst ? d : worst;
+  }
+  ck_assert_msg (worst <= 1, "%s and %s %dx%d: max difference %d from the reference (or a byte off the views written)",
+      yk->name, ck->name, w, h, worst);
+  ck_assert_msg (!memcmp (got, again, bytes), "%s and %s: cs_cuda_plan_run_views differs from the one launch", yk->name,
+      ck->name);
+  free_views_run (luma, chroma, side, fork, join);
+  cudaFree (d_in);
+  cudaFree (d_out);
+  free (in);
+  free (expected);
+  free (got);
+  free (again);
 }
 END_TEST
 
@@ -1126,7 +1222,8 @@ static Suite *suite (void)
   TCase *channels = tcase_create ("channels");
   tcase_set_timeout (channels, 600);
   tcase_add_loop_test (channels, test_channel_views, 0, N_VIEW_VARIANTS * CS_TEST_N_VIEW_KINDS * 3);
-  tcase_add_loop_test (channels, test_views_beside, 0, 3);
+  tcase_add_loop_test (channels, test_views_beside, 0, 4);
+  tcase_add_loop_test (channels, test_views_together, 0, 4);
   tcase_add_loop_test (channels, test_edgeaware_view_channels, 0, 2 * 4);
   suite_add_tcase (s, channels);
   return s;
